@@ -1,15 +1,22 @@
 package metrics
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Recorder collects samples from many workers. Each worker records into its
-// own Shard, so the hot path takes no lock that other workers contend for; a
-// collector folds the shards once per second into the run's aggregates and
-// its per-second series.
+// A Probe samples the load generator's own state once per interval.
+type Probe interface {
+	Sample() GeneratorPoint
+}
+
+// Recorder collects samples from many workers. Each worker records into a
+// Shard, so the hot path takes no lock that other workers contend for; a
+// collector folds the shards once per second into per-endpoint aggregates
+// and the per-second series. Memory is bounded by endpoints × seconds, never
+// by the number of operations.
 type Recorder struct {
 	mu        sync.RWMutex
 	endpoints []string
@@ -18,16 +25,32 @@ type Recorder struct {
 	shards []*Shard
 	users  atomic.Int64
 	busy   atomic.Int64
+
+	// Owned by the collector; read by Result after Finish.
+	start   time.Time
+	probe   Probe
+	iv      *interval
+	run     []*stats // by EndpointID
+	dropped int64
+	lag     *stats // only its latency histogram and extremes are used
+	series  []Point
+	live    liveWindow
+
+	stop chan struct{}
+	done chan struct{}
+
+	liveMu   sync.Mutex
+	liveSnap Live
 }
 
 // NewRecorder returns a Recorder with the given number of shards; zero
-// picks one from the number of CPUs.
+// picks twice the number of CPUs, capped at 64.
 func NewRecorder(shards int) *Recorder {
 	if shards <= 0 {
-		shards = 4
+		shards = min(2*runtime.GOMAXPROCS(0), 64)
 	}
-	r := &Recorder{byName: map[string]EndpointID{}}
-	for i := 0; i < shards; i++ {
+	r := &Recorder{byName: map[string]EndpointID{}, iv: newInterval(), lag: newStats()}
+	for range shards {
 		r.shards = append(r.shards, &Shard{})
 	}
 	return r
@@ -54,6 +77,12 @@ func (r *Recorder) Endpoint(name string) EndpointID {
 	return id
 }
 
+func (r *Recorder) endpointName(id EndpointID) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.endpoints[id]
+}
+
 // Shard returns the shard that worker records into.
 func (r *Recorder) Shard(worker int) *Shard {
 	if worker < 0 {
@@ -68,22 +97,115 @@ func (r *Recorder) AddUsers(delta int) { r.users.Add(int64(delta)) }
 // AddBusy changes the number of virtual users inside an iteration by delta.
 func (r *Recorder) AddBusy(delta int) { r.busy.Add(int64(delta)) }
 
-// A Shard takes the samples of a few workers. Its lock is contended only by
-// the collector, once per second.
-type Shard struct {
-	mu sync.Mutex
+// Begin starts the collector: from start on, every second it folds the
+// shards into the series. probe, if not nil, is sampled at every interval.
+func (r *Recorder) Begin(start time.Time, probe Probe) {
+	r.start, r.probe = start, probe
+	r.stop, r.done = make(chan struct{}), make(chan struct{})
+	go r.collect()
 }
 
-// Record adds one operation's measurement.
-func (s *Shard) Record(smp *Sample) {
-	s.mu.Lock()
-	s.mu.Unlock()
+// Finish stops the collector after a last, partial interval ending at end.
+// After Finish, Result may be called.
+func (r *Recorder) Finish(end time.Time) {
+	close(r.stop)
+	<-r.done
+	if n := len(r.series); n > 0 {
+		last := r.series[n-1]
+		// The last interval must have a length, however short.
+		lastEnd := r.start.Add(time.Duration((last.T+last.DurationS)*float64(time.Second)) + time.Millisecond)
+		if end.Before(lastEnd) {
+			end = lastEnd
+		}
+	}
+	r.fold(end)
 }
 
-// Dropped counts an arrival that found no free virtual user and so was never
-// sent; intended is when it should have started.
-func (s *Shard) Dropped(intended time.Time) {}
+func (r *Recorder) collect() {
+	defer close(r.done)
+	for next := r.start.Add(time.Second); ; next = next.Add(time.Second) {
+		t := time.NewTimer(time.Until(next))
+		select {
+		case <-r.stop:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		r.fold(next)
+	}
+}
 
-// Lag records how late the generator started something it had scheduled:
-// an arrival dispatched after its intended time, a think time that overslept.
-func (s *Shard) Lag(d time.Duration) {}
+// fold drains every shard into one interval ending at end and appends it to
+// the series and the run's aggregates.
+func (r *Recorder) fold(end time.Time) {
+	iv := r.iv
+	iv.reset()
+	for _, s := range r.shards {
+		s.drainInto(iv)
+	}
+	from := time.Duration(0)
+	if n := len(r.series); n > 0 {
+		last := r.series[n-1]
+		from = time.Duration((last.T + last.DurationS) * float64(time.Second))
+	}
+	span := end.Sub(r.start) - from
+	all := newStats()
+	for id, ep := range iv.eps {
+		if ep == nil || ep.requests == 0 {
+			continue
+		}
+		for int(id) >= len(r.run) {
+			r.run = append(r.run, nil)
+		}
+		if r.run[id] == nil {
+			r.run[id] = newStats()
+		}
+		r.run[id].merge(ep)
+		all.merge(ep)
+	}
+	r.dropped += iv.dropped
+	r.lag.latency.Merge(iv.lag)
+	if iv.lag.TotalCount() > 0 {
+		r.lag.latMaxUs = max(r.lag.latMaxUs, iv.lagMaxUs)
+		r.lag.requests += iv.lag.TotalCount()
+	}
+
+	p := Point{
+		T:         from.Seconds(),
+		DurationS: span.Seconds(),
+		Users:     r.users.Load(),
+		Busy:      r.busy.Load(),
+		Requests:  all.requests,
+		Failures:  all.failures,
+		Dropped:   iv.dropped,
+		Errors:    errorCounts(&all.counts),
+		Latency:   percentilesOf(all.latency, all.latMinUs, all.latMaxUs),
+	}
+	if span > 0 {
+		p.RPS = float64(all.requests) / span.Seconds()
+	}
+	p.LatencyHistogram = encodeHist(all.latency)
+	if r.probe != nil {
+		p.Generator = r.probe.Sample()
+	}
+	if iv.lag.TotalCount() > 0 {
+		p.Generator.LagP99Ms = msOf(min(iv.lag.ValueAtPercentile(99), iv.lagMaxUs))
+		p.Generator.LagMaxMs = msOf(iv.lagMaxUs)
+	}
+	r.series = append(r.series, p)
+	r.live.push(&p, all)
+	r.liveMu.Lock()
+	r.liveSnap = r.live.snapshot(r.start, end, &p)
+	r.liveMu.Unlock()
+}
+
+func errorCounts(c *counts) map[string]int64 {
+	if len(c.errors) == 0 {
+		return nil
+	}
+	m := make(map[string]int64, len(c.errors))
+	for class, e := range c.errors {
+		m[string(class)] = e.count
+	}
+	return m
+}

@@ -1,0 +1,58 @@
+package metrics
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkShardRecord measures the hot path: one sample into a shard.
+func BenchmarkShardRecord(b *testing.B) {
+	rec := NewRecorder(0)
+	ep := rec.Endpoint("GET /")
+	start := time.Now()
+	samples := synth(4096, 3, ep, start)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		sh := rec.Shard(int(time.Now().UnixNano()))
+		i := 0
+		for pb.Next() {
+			sh.Record(&samples[i&4095])
+			i++
+		}
+	})
+}
+
+// TestMemoryFlatOverManyIntervals records millions of samples over many
+// folded intervals and checks that the heap does not grow with them: memory
+// is bounded by endpoints × intervals, not by requests.
+func TestMemoryFlatOverManyIntervals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records millions of samples")
+	}
+	rec := NewRecorder(2)
+	ep := rec.Endpoint("GET /")
+	start := time.Now()
+	rec.start = start
+	samples := synth(4096, 5, ep, start)
+	heapAfter := func(intervals int) uint64 {
+		for k := 0; k < intervals; k++ {
+			for i := 0; i < 20000; i++ {
+				rec.Shard(i).Record(&samples[i&4095])
+			}
+			rec.fold(start.Add(time.Duration(len(rec.series)+1) * time.Second))
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	base := heapAfter(20)
+	grown := heapAfter(200) // 4,000,000 more samples
+	perInterval := float64(grown-min(grown, base)) / 200
+	// Each interval keeps one point with an encoded histogram: a few KiB.
+	if perInterval > 16<<10 {
+		t.Errorf("heap grows %.0f bytes per interval of 20,000 samples; want a bounded point (< 16 KiB)", perInterval)
+	}
+	t.Logf("heap %d -> %d bytes over 200 intervals (4e6 samples): %.0f B/interval", base, grown, perInterval)
+}

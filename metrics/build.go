@@ -1,0 +1,142 @@
+package metrics
+
+import (
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/surge-load/surge/errclass"
+)
+
+// Result assembles the measurements into a result document. active is the
+// run's active load period, over which rates are computed. Call it after
+// Finish; the caller fills in Tool, Run (apart from DurationS), Plan and
+// Thresholds.
+func (r *Recorder) Result(active time.Duration) *Result {
+	res := &Result{
+		SchemaVersion: SchemaVersion,
+		Run:           Run{Start: r.start, DurationS: active.Seconds(), Segment: Segment{Index: 0, Count: 1}},
+		Series:        r.series,
+	}
+	if res.Series == nil {
+		res.Series = []Point{}
+	}
+	total := newStats()
+	perClass := map[errclass.Class]map[string]int64{}
+	for id, st := range r.run {
+		if st == nil {
+			continue
+		}
+		name := r.endpointName(EndpointID(id))
+		res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(st, 0, active.Seconds())})
+		total.merge(st)
+		for class, e := range st.errors {
+			if perClass[class] == nil {
+				perClass[class] = map[string]int64{}
+			}
+			perClass[class][name] = e.count
+		}
+	}
+	if res.Endpoints == nil {
+		res.Endpoints = []EndpointStats{}
+	}
+	res.Totals = toStats(total, r.dropped, active.Seconds())
+	res.Errors = errorStats(&total.counts, r.dropped, perClass)
+	res.Generator = generatorOf(res.Series, r.lag)
+	res.Thresholds = []ThresholdResult{}
+	return res
+}
+
+// toStats summarises st; dropped counts arrivals never sent.
+func toStats(st *stats, dropped int64, durationS float64) Stats {
+	s := Stats{
+		Requests:             st.requests,
+		Failures:             st.failures,
+		Dropped:              dropped,
+		BytesIn:              st.bytesIn,
+		BytesOut:             st.bytesOut,
+		Latency:              percentilesOf(st.latency, st.latMinUs, st.latMaxUs),
+		ServiceTime:          percentilesOf(st.service, st.svcMinUs, st.svcMaxUs),
+		Statuses:             map[string]int64{},
+		Errors:               map[string]int64{},
+		LatencyHistogram:     encodeHist(st.latency),
+		ServiceTimeHistogram: encodeHist(st.service),
+	}
+	if durationS > 0 {
+		s.RPS = float64(st.requests) / durationS
+	}
+	if n := st.requests + dropped; n > 0 {
+		s.ErrorRate = float64(st.failures+dropped) / float64(n)
+	}
+	for i, p := range s.Timing.phases() {
+		p.SumUs, p.Max = st.phaseSumUs[i], msOf(st.phaseMaxUs[i])
+		if st.requests > 0 {
+			p.Mean = msOf(st.phaseSumUs[i]) / float64(st.requests)
+		}
+	}
+	for code, n := range st.statuses {
+		s.Statuses[strconv.Itoa(code)] = n
+	}
+	for class, e := range st.errors {
+		s.Errors[string(class)] = e.count
+	}
+	if dropped > 0 {
+		s.Errors[string(errclass.Dropped)] = dropped
+	}
+	return s
+}
+
+// errorStats lists the error classes, most frequent first.
+func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64) []ErrorStats {
+	out := []ErrorStats{}
+	for class, e := range c.errors {
+		es := ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
+		if len(e.statuses) > 0 {
+			es.Statuses = map[string]int64{}
+			for code, n := range e.statuses {
+				es.Statuses[strconv.Itoa(code)] = n
+			}
+		}
+		for msg, n := range e.messages {
+			es.Samples = append(es.Samples, Message{Message: msg, Count: n})
+		}
+		sort.Slice(es.Samples, func(i, j int) bool {
+			a, b := es.Samples[i], es.Samples[j]
+			return a.Count > b.Count || a.Count == b.Count && a.Message < b.Message
+		})
+		out = append(out, es)
+	}
+	if dropped > 0 {
+		out = append(out, ErrorStats{Class: string(errclass.Dropped), Count: dropped, Hint: errclass.Dropped.Hint()})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Count > out[j].Count || out[i].Count == out[j].Count && out[i].Class < out[j].Class
+	})
+	return out
+}
+
+// generatorOf summarises the generator's health from the series and the
+// run's scheduling lag.
+func generatorOf(series []Point, lag *stats) Generator {
+	g := Generator{Warnings: []string{}, FDsMax: -1}
+	var cpuSum, spanSum float64
+	for _, p := range series {
+		gp := p.Generator
+		cpuSum += gp.CPUPercent * p.DurationS
+		spanSum += p.DurationS
+		g.CPUPercentMax = max(g.CPUPercentMax, gp.CPUPercent)
+		g.GCPauseTotalMs += gp.GCPauseMs
+		g.GoroutinesMax = max(g.GoroutinesMax, gp.Goroutines)
+		g.HeapBytesMax = max(g.HeapBytesMax, gp.HeapBytes)
+		g.FDsMax = max(g.FDsMax, gp.FDs)
+	}
+	if spanSum > 0 {
+		g.CPUPercentMean = cpuSum / spanSum
+	}
+	if n := lag.latency.TotalCount(); n > 0 {
+		g.Lag = percentilesOf(lag.latency, 0, lag.latMaxUs)
+		g.Lag.Min = msOf(lag.latency.Min())
+		g.LagHistogram = encodeHist(lag.latency)
+	}
+	return g
+}

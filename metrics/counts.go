@@ -1,0 +1,159 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/surge-load/surge/errclass"
+)
+
+// Phase names, in the order of the Timing fields.
+var phaseNames = [numPhases]string{"blocked", "dns", "connect", "tls", "send", "wait", "receive"}
+
+const numPhases = 7
+
+func phasesOf(t *Timing) [numPhases]time.Duration {
+	return [numPhases]time.Duration{t.Blocked, t.DNS, t.Connect, t.TLS, t.Send, t.Wait, t.Receive}
+}
+
+// Limits that keep memory bounded whatever the errors look like.
+const (
+	maxSampleMessages = 5  // distinct sample messages kept per error class
+	maxMessageGroups  = 20 // distinct messages of unrecognised errors kept per endpoint
+	otherMessages     = "(further distinct messages)"
+)
+
+// errCounts counts the failures of one class.
+type errCounts struct {
+	count    int64
+	statuses map[int]int64 // by HTTP status, for the http_4xx and http_5xx classes
+	// messages holds sample messages with their counts. For the Other class
+	// every message is counted, since the message is all that tells those
+	// errors apart; for known classes only the first few distinct ones.
+	messages map[string]int64
+}
+
+func (e *errCounts) addMessage(msg string, n int64, group bool) {
+	if e.messages == nil {
+		e.messages = map[string]int64{}
+	}
+	if _, ok := e.messages[msg]; ok || len(e.messages) < maxSampleMessages || (group && len(e.messages) < maxMessageGroups) {
+		e.messages[msg] += n
+		return
+	}
+	if group {
+		e.messages[otherMessages] += n
+	}
+}
+
+// counts is everything recorded about a set of operations except their
+// histograms: request and failure counts, bytes, exact extremes, timing
+// sums, statuses and errors.
+type counts struct {
+	requests, failures int64
+	bytesIn, bytesOut  int64
+	latMinUs, latMaxUs int64 // meaningful only when requests > 0
+	svcMinUs, svcMaxUs int64
+	phaseSumUs         [numPhases]int64
+	phaseMaxUs         [numPhases]int64
+	statuses           map[int]int64
+	errors             map[errclass.Class]*errCounts
+}
+
+// add counts one sample whose latency and service time are latUs and svcUs.
+func (c *counts) add(s *Sample, latUs, svcUs int64) {
+	if c.requests == 0 {
+		c.latMinUs, c.latMaxUs, c.svcMinUs, c.svcMaxUs = latUs, latUs, svcUs, svcUs
+	} else {
+		c.latMinUs, c.latMaxUs = min(c.latMinUs, latUs), max(c.latMaxUs, latUs)
+		c.svcMinUs, c.svcMaxUs = min(c.svcMinUs, svcUs), max(c.svcMaxUs, svcUs)
+	}
+	c.requests++
+	c.bytesIn += s.BytesIn
+	c.bytesOut += s.BytesOut
+	for i, d := range phasesOf(&s.Timing) {
+		us := micros(d)
+		c.phaseSumUs[i] += us
+		c.phaseMaxUs[i] = max(c.phaseMaxUs[i], us)
+	}
+	if s.Status != 0 {
+		if c.statuses == nil {
+			c.statuses = map[int]int64{}
+		}
+		c.statuses[s.Status]++
+	}
+	if s.Class == errclass.None {
+		return
+	}
+	c.failures++
+	e := c.errClass(s.Class)
+	e.count++
+	if s.Class == errclass.HTTP4xx || s.Class == errclass.HTTP5xx {
+		if e.statuses == nil {
+			e.statuses = map[int]int64{}
+		}
+		e.statuses[s.Status]++
+	}
+	group := s.Class == errclass.Other
+	if s.Err != nil && (group || len(e.messages) < maxSampleMessages) {
+		e.addMessage(s.Err.Error(), 1, group)
+	}
+}
+
+func (c *counts) errClass(class errclass.Class) *errCounts {
+	if c.errors == nil {
+		c.errors = map[errclass.Class]*errCounts{}
+	}
+	e := c.errors[class]
+	if e == nil {
+		e = &errCounts{}
+		c.errors[class] = e
+	}
+	return e
+}
+
+// merge adds o into c.
+func (c *counts) merge(o *counts) {
+	if o.requests > 0 {
+		if c.requests == 0 {
+			c.latMinUs, c.latMaxUs, c.svcMinUs, c.svcMaxUs = o.latMinUs, o.latMaxUs, o.svcMinUs, o.svcMaxUs
+		} else {
+			c.latMinUs, c.latMaxUs = min(c.latMinUs, o.latMinUs), max(c.latMaxUs, o.latMaxUs)
+			c.svcMinUs, c.svcMaxUs = min(c.svcMinUs, o.svcMinUs), max(c.svcMaxUs, o.svcMaxUs)
+		}
+	}
+	c.requests += o.requests
+	c.failures += o.failures
+	c.bytesIn += o.bytesIn
+	c.bytesOut += o.bytesOut
+	for i := range c.phaseSumUs {
+		c.phaseSumUs[i] += o.phaseSumUs[i]
+		c.phaseMaxUs[i] = max(c.phaseMaxUs[i], o.phaseMaxUs[i])
+	}
+	for st, n := range o.statuses {
+		if c.statuses == nil {
+			c.statuses = map[int]int64{}
+		}
+		c.statuses[st] += n
+	}
+	for class, oe := range o.errors {
+		e := c.errClass(class)
+		e.count += oe.count
+		for st, n := range oe.statuses {
+			if e.statuses == nil {
+				e.statuses = map[int]int64{}
+			}
+			e.statuses[st] += n
+		}
+		for msg, n := range oe.messages {
+			e.addMessage(msg, n, class == errclass.Other)
+		}
+	}
+}
+
+// reset empties c, keeping its maps' storage.
+func (c *counts) reset() {
+	statuses, errors := c.statuses, c.errors
+	clear(statuses)
+	clear(errors)
+	*c = counts{statuses: statuses, errors: errors}
+}

@@ -1,0 +1,95 @@
+package metrics
+
+import (
+	"time"
+)
+
+// liveSeconds is how many recent intervals the live view covers.
+const liveSeconds = 10
+
+// Live is the state of a running test, for progress displays.
+type Live struct {
+	Elapsed  time.Duration
+	Users    int64
+	Busy     int64
+	Requests int64 // whole run so far
+	Failures int64
+	Dropped  int64
+	// Over the last ten seconds:
+	RPS       float64
+	P50Ms     float64
+	P95Ms     float64
+	P99Ms     float64
+	ErrorRate float64 // (failures+dropped) / (requests+dropped)
+	TopError  string  // the most frequent error class, if any
+}
+
+// Live returns the state as of the last completed interval.
+func (r *Recorder) Live() Live {
+	r.liveMu.Lock()
+	defer r.liveMu.Unlock()
+	return r.liveSnap
+}
+
+// liveWindow keeps the last few intervals' overall stats.
+type liveWindow struct {
+	stats    [liveSeconds]*stats
+	spans    [liveSeconds]float64
+	dropped  [liveSeconds]int64
+	next     int
+	requests int64
+	failures int64
+	droppedN int64
+}
+
+func (w *liveWindow) push(p *Point, all *stats) {
+	w.stats[w.next] = all
+	w.spans[w.next] = p.DurationS
+	w.dropped[w.next] = p.Dropped
+	w.next = (w.next + 1) % liveSeconds
+	w.requests += p.Requests
+	w.failures += p.Failures
+	w.droppedN += p.Dropped
+}
+
+func (w *liveWindow) snapshot(start, now time.Time, last *Point) Live {
+	l := Live{
+		Elapsed:  now.Sub(start),
+		Users:    last.Users,
+		Busy:     last.Busy,
+		Requests: w.requests,
+		Failures: w.failures,
+		Dropped:  w.droppedN,
+	}
+	sum := newStats()
+	var span float64
+	var dropped int64
+	for i, s := range w.stats {
+		if s == nil {
+			continue
+		}
+		sum.merge(s)
+		span += w.spans[i]
+		dropped += w.dropped[i]
+	}
+	if span > 0 {
+		l.RPS = float64(sum.requests) / span
+	}
+	if sum.requests > 0 {
+		p := percentilesOf(sum.latency, sum.latMinUs, sum.latMaxUs)
+		l.P50Ms, l.P95Ms, l.P99Ms = p.P50, p.P95, p.P99
+	}
+	if n := sum.requests + dropped; n > 0 {
+		l.ErrorRate = float64(sum.failures+dropped) / float64(n)
+	}
+	var top int64
+	for class, e := range sum.errors {
+		if e.count > top {
+			top, l.TopError = e.count, string(class)
+		}
+	}
+	if dropped > top {
+		l.TopError = "dropped"
+	}
+	return l
+}

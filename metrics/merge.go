@@ -1,0 +1,217 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/surge-load/surge/errclass"
+)
+
+// Merge combines the partial results of the segments of one plan, run on
+// several machines, into the result a single run would have produced:
+// counts add, histograms merge exactly, and percentiles are recomputed from
+// the merged histograms. Thresholds are left empty for the caller to
+// evaluate once on the whole.
+func Merge(parts ...*Result) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge: no results given")
+	}
+	out := &Result{SchemaVersion: SchemaVersion, Tool: parts[0].Tool, Plan: parts[0].Plan, Thresholds: []ThresholdResult{}}
+	out.Run = parts[0].Run
+	out.Run.Segment = Segment{Index: 0, Count: len(parts)}
+	var order []string
+	eps := map[string]*stats{}
+	total := newStats()
+	lag := newStats()
+	var dropped int64
+	perClass := map[errclass.Class]map[string]int64{}
+	messages := map[errclass.Class]*errCounts{}
+	for i, p := range parts {
+		if p.SchemaVersion != SchemaVersion {
+			return nil, fmt.Errorf("merge: part %d has schema_version %d, want %d", i+1, p.SchemaVersion, SchemaVersion)
+		}
+		if p.Run.Start.Before(out.Run.Start) {
+			out.Run.Start = p.Run.Start
+		}
+		if p.Run.End.After(out.Run.End) {
+			out.Run.End = p.Run.End
+		}
+		out.Run.DurationS = math.Max(out.Run.DurationS, p.Run.DurationS)
+		out.Run.Interrupted = out.Run.Interrupted || p.Run.Interrupted
+		dropped += p.Totals.Dropped
+		for _, e := range p.Endpoints {
+			st, err := fromStats(&e.Stats)
+			if err != nil {
+				return nil, fmt.Errorf("merge: part %d, endpoint %q: %w", i+1, e.Name, err)
+			}
+			if eps[e.Name] == nil {
+				eps[e.Name] = newStats()
+				order = append(order, e.Name)
+			}
+			eps[e.Name].merge(st)
+			total.merge(st)
+			for class, n := range e.Errors {
+				c := errclass.Class(class)
+				if perClass[c] == nil {
+					perClass[c] = map[string]int64{}
+				}
+				perClass[c][e.Name] += n
+			}
+		}
+		for _, e := range p.Errors {
+			c := errclass.Class(e.Class)
+			if messages[c] == nil {
+				messages[c] = &errCounts{}
+			}
+			for _, m := range e.Samples {
+				messages[c].addMessage(m.Message, m.Count, c == errclass.Other)
+			}
+		}
+		if h, err := decodeHist(p.Generator.LagHistogram); err == nil {
+			lag.latency.Merge(h)
+			lag.latMaxUs = max(lag.latMaxUs, usOf(p.Generator.Lag.Max))
+		}
+		for _, w := range p.Generator.Warnings {
+			out.Generator.Warnings = append(out.Generator.Warnings, fmt.Sprintf("segment %d: %s", p.Run.Segment.Index, w))
+		}
+	}
+	for class, m := range messages {
+		if e := total.errors[class]; e != nil {
+			e.messages = m.messages
+		}
+	}
+	for _, name := range order {
+		out.Endpoints = append(out.Endpoints, EndpointStats{Name: name, Stats: toStats(eps[name], 0, out.Run.DurationS)})
+	}
+	out.Totals = toStats(total, dropped, out.Run.DurationS)
+	out.Errors = errorStats(&total.counts, dropped, perClass)
+	series, err := mergeSeries(parts)
+	if err != nil {
+		return nil, err
+	}
+	out.Series = series
+	warnings := out.Generator.Warnings
+	out.Generator = generatorOf(series, lag)
+	out.Generator.Cores = parts[0].Generator.Cores
+	if warnings != nil {
+		out.Generator.Warnings = warnings
+	}
+	return out, nil
+}
+
+// fromStats rebuilds the aggregate behind s.
+func fromStats(s *Stats) (*stats, error) {
+	st := newStats()
+	var err error
+	if st.latency, err = decodeHist(s.LatencyHistogram); err != nil {
+		return nil, fmt.Errorf("latency: %w", err)
+	}
+	if st.service, err = decodeHist(s.ServiceTimeHistogram); err != nil {
+		return nil, fmt.Errorf("service time: %w", err)
+	}
+	st.requests, st.failures = s.Requests, s.Failures
+	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
+	st.latMinUs, st.latMaxUs = usOf(s.Latency.Min), usOf(s.Latency.Max)
+	st.svcMinUs, st.svcMaxUs = usOf(s.ServiceTime.Min), usOf(s.ServiceTime.Max)
+	for i, p := range s.Timing.phases() {
+		st.phaseSumUs[i], st.phaseMaxUs[i] = p.SumUs, usOf(p.Max)
+	}
+	for code, n := range s.Statuses {
+		c, err := strconv.Atoi(code)
+		if err != nil {
+			return nil, fmt.Errorf("status %q is not a number", code)
+		}
+		if st.statuses == nil {
+			st.statuses = map[int]int64{}
+		}
+		st.statuses[c] = n
+	}
+	for class, n := range s.Errors {
+		if errclass.Class(class) == errclass.Dropped {
+			continue
+		}
+		e := st.errClass(errclass.Class(class))
+		e.count = n
+		if class == string(errclass.HTTP4xx) || class == string(errclass.HTTP5xx) {
+			e.statuses = map[int]int64{}
+			for code, m := range st.statuses {
+				if errclass.FromStatus(code) == errclass.Class(class) {
+					e.statuses[code] = m
+				}
+			}
+		}
+	}
+	return st, nil
+}
+
+// mergeSeries adds up the parts' points interval by interval; parts that
+// started at the agreed time have their intervals aligned.
+func mergeSeries(parts []*Result) ([]Point, error) {
+	type slot struct {
+		p     Point
+		all   *stats
+		users int64
+	}
+	var slots []*slot
+	for i, part := range parts {
+		offset := part.Run.Start.Sub(parts[0].Run.Start)
+		for _, q := range part.Series {
+			k := int(math.Round((q.T + offset.Seconds())))
+			if k < 0 {
+				k = 0
+			}
+			for k >= len(slots) {
+				slots = append(slots, nil)
+			}
+			s := slots[k]
+			if s == nil {
+				s = &slot{all: newStats(), p: Point{T: float64(k), DurationS: q.DurationS}}
+				slots[k] = s
+			}
+			h, err := decodeHist(q.LatencyHistogram)
+			if err != nil {
+				return nil, fmt.Errorf("merge: part %d, series at %gs: %w", i+1, q.T, err)
+			}
+			if q.Requests > 0 {
+				c := counts{requests: q.Requests, latMinUs: usOf(q.Latency.Min), latMaxUs: usOf(q.Latency.Max)}
+				s.all.counts.merge(&c)
+				s.all.latency.Merge(h)
+			}
+			s.p.DurationS = math.Max(s.p.DurationS, q.DurationS)
+			s.p.Users += q.Users
+			s.p.Busy += q.Busy
+			s.p.Failures += q.Failures
+			s.p.Dropped += q.Dropped
+			for class, n := range q.Errors {
+				if s.p.Errors == nil {
+					s.p.Errors = map[string]int64{}
+				}
+				s.p.Errors[class] += n
+			}
+			g := &s.p.Generator
+			g.CPUPercent = math.Max(g.CPUPercent, q.Generator.CPUPercent)
+			g.Goroutines += q.Generator.Goroutines
+			g.HeapBytes += q.Generator.HeapBytes
+			g.GCPauseMs += q.Generator.GCPauseMs
+			g.FDs += q.Generator.FDs
+			g.LagP99Ms = math.Max(g.LagP99Ms, q.Generator.LagP99Ms)
+			g.LagMaxMs = math.Max(g.LagMaxMs, q.Generator.LagMaxMs)
+		}
+	}
+	out := make([]Point, 0, len(slots))
+	for k, s := range slots {
+		if s == nil {
+			out = append(out, Point{T: float64(k), DurationS: 1})
+			continue
+		}
+		s.p.Requests = s.all.requests
+		s.p.Latency = percentilesOf(s.all.latency, s.all.latMinUs, s.all.latMaxUs)
+		s.p.LatencyHistogram = encodeHist(s.all.latency)
+		if s.p.DurationS > 0 {
+			s.p.RPS = float64(s.p.Requests) / s.p.DurationS
+		}
+		out = append(out, s.p)
+	}
+	return out, nil
+}

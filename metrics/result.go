@@ -1,0 +1,210 @@
+package metrics
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// SchemaVersion is the version of the result document written by this
+// package. It changes only when a field changes meaning or disappears.
+const SchemaVersion = 1
+
+// A Result is everything a run measured: one JSON document, enough to
+// print the summary, draw the report, evaluate thresholds and merge with the
+// partial results of other machines. docs/result-schema.md describes it.
+type Result struct {
+	SchemaVersion int               `json:"schema_version"`
+	Tool          Tool              `json:"tool"`
+	Run           Run               `json:"run"`
+	Plan          json.RawMessage   `json:"plan,omitempty"` // the plan as run, secrets redacted
+	Totals        Stats             `json:"totals"`
+	Endpoints     []EndpointStats   `json:"endpoints"`
+	Errors        []ErrorStats      `json:"errors"`
+	Series        []Point           `json:"series"`
+	Thresholds    []ThresholdResult `json:"thresholds"`
+	Generator     Generator         `json:"generator"`
+}
+
+// Tool names the program that wrote the result.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Run describes when, where and how the run happened.
+type Run struct {
+	ID    string    `json:"id"`
+	Host  string    `json:"host"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// DurationS is the active load period in seconds: from the start until
+	// new work stopped, without the drain of in-flight operations. Rates are
+	// per second of it.
+	DurationS float64 `json:"duration_s"`
+	Segment   Segment `json:"segment"`
+	// Interrupted is true when the run stopped before its plan ended.
+	Interrupted bool   `json:"interrupted"`
+	StopReason  string `json:"stop_reason,omitempty"`
+}
+
+// Segment says which part of a split plan this result holds: Index of Count.
+type Segment struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// Stats summarise a set of operations: the whole run or one endpoint.
+type Stats struct {
+	// Requests counts the operations sent: successes and failures.
+	Requests int64 `json:"requests"`
+	Failures int64 `json:"failures"`
+	// Dropped counts arrivals that were never sent because no virtual user
+	// was free (open model). They are not in Requests.
+	Dropped int64 `json:"dropped"`
+	// ErrorRate is (Failures+Dropped) / (Requests+Dropped), from 0 to 1.
+	ErrorRate float64 `json:"error_rate"`
+	// RPS is Requests per second of the run's active load period.
+	RPS         float64          `json:"rps"`
+	BytesIn     int64            `json:"bytes_in"`
+	BytesOut    int64            `json:"bytes_out"`
+	Latency     Percentiles      `json:"latency_ms"`
+	ServiceTime Percentiles      `json:"service_time_ms"`
+	Timing      TimingStats      `json:"timing_ms"`
+	Statuses    map[string]int64 `json:"statuses"`
+	// Errors counts failures by class.
+	Errors map[string]int64 `json:"errors"`
+	// The histograms, in microseconds, HdrHistogram V2 compressed base64.
+	LatencyHistogram     string `json:"latency_histogram"`
+	ServiceTimeHistogram string `json:"service_time_histogram"`
+}
+
+// EndpointStats are the Stats of one named endpoint.
+type EndpointStats struct {
+	Name string `json:"name"`
+	Stats
+}
+
+// TimingStats break operations into phases, in milliseconds.
+type TimingStats struct {
+	Blocked PhaseStats `json:"blocked"`
+	DNS     PhaseStats `json:"dns"`
+	Connect PhaseStats `json:"connect"`
+	TLS     PhaseStats `json:"tls"`
+	Send    PhaseStats `json:"send"`
+	Wait    PhaseStats `json:"wait"`
+	Receive PhaseStats `json:"receive"`
+}
+
+func (t *TimingStats) phases() [numPhases]*PhaseStats {
+	return [numPhases]*PhaseStats{&t.Blocked, &t.DNS, &t.Connect, &t.TLS, &t.Send, &t.Wait, &t.Receive}
+}
+
+// PhaseStats summarise one phase over all operations; a phase that did not
+// happen (no connect on a reused connection) counts as zero in the mean.
+type PhaseStats struct {
+	Mean  float64 `json:"mean"`
+	Max   float64 `json:"max"`
+	SumUs int64   `json:"sum_us"`
+}
+
+// ErrorStats count the failures of one class across the run.
+type ErrorStats struct {
+	Class     string           `json:"class"`
+	Count     int64            `json:"count"`
+	Hint      string           `json:"hint"`
+	Statuses  map[string]int64 `json:"statuses,omitempty"`
+	Endpoints map[string]int64 `json:"endpoints,omitempty"`
+	Samples   []Message        `json:"samples,omitempty"`
+}
+
+// A Message is a sample error message and how often it occurred.
+type Message struct {
+	Message string `json:"message"`
+	Count   int64  `json:"count"`
+}
+
+// A Point is one interval (normally one second) of the run.
+type Point struct {
+	T         float64          `json:"t"` // start of the interval, seconds since the run's start
+	DurationS float64          `json:"duration_s"`
+	Users     int64            `json:"users"` // live virtual users at the end of the interval
+	Busy      int64            `json:"busy"`  // of those, inside an iteration
+	Requests  int64            `json:"requests"`
+	Failures  int64            `json:"failures"`
+	Dropped   int64            `json:"dropped"`
+	RPS       float64          `json:"rps"`
+	Errors    map[string]int64 `json:"errors,omitempty"`
+	Latency   Percentiles      `json:"latency_ms"`
+	// LatencyHistogram lets merged results rebuild the point exactly.
+	LatencyHistogram string         `json:"latency_histogram,omitempty"`
+	Generator        GeneratorPoint `json:"generator"`
+}
+
+// GeneratorPoint is the load generator's own state over one interval.
+type GeneratorPoint struct {
+	CPUPercent float64 `json:"cpu_percent"` // of all cores: 100 means every core busy
+	Goroutines int     `json:"goroutines"`
+	HeapBytes  uint64  `json:"heap_bytes"`
+	GCPauseMs  float64 `json:"gc_pause_ms"` // total stop-the-world pause in the interval
+	FDs        int     `json:"fds"`         // open file descriptors; -1 if unknown
+	LagP99Ms   float64 `json:"lag_p99_ms"`  // scheduling lag of work started in the interval
+	LagMaxMs   float64 `json:"lag_max_ms"`
+}
+
+// Generator summarises the load generator's health over the whole run.
+type Generator struct {
+	Cores          int         `json:"cores"`
+	CPUPercentMean float64     `json:"cpu_percent_mean"`
+	CPUPercentMax  float64     `json:"cpu_percent_max"`
+	Lag            Percentiles `json:"lag_ms"`
+	LagHistogram   string      `json:"lag_histogram"`
+	GCPauseTotalMs float64     `json:"gc_pause_total_ms"`
+	GoroutinesMax  int         `json:"goroutines_max"`
+	HeapBytesMax   uint64      `json:"heap_bytes_max"`
+	FDsMax         int         `json:"fds_max"`
+	// Warnings say when and why results may not be trustworthy because the
+	// generator itself was the bottleneck.
+	Warnings []string `json:"warnings"`
+}
+
+// A ThresholdResult is one threshold and its verdict.
+type ThresholdResult struct {
+	Expr     string  `json:"expr"`
+	OK       bool    `json:"ok"`
+	Endpoint string  `json:"endpoint,omitempty"`
+	Metric   string  `json:"metric"`
+	Actual   float64 `json:"actual"`
+	Limit    float64 `json:"limit"`
+	Unit     string  `json:"unit"` // "ms", "%" or "/s" or ""
+}
+
+// WriteFile writes r as indented JSON to path.
+func (r *Result) WriteFile(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write result: %w", err)
+	}
+	return nil
+}
+
+// ReadFile reads a result written by WriteFile, rejecting unknown schema
+// versions.
+func ReadFile(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s is not a surge result: %w", path, err)
+	}
+	if r.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%s has schema_version %d; this surge reads version %d", path, r.SchemaVersion, SchemaVersion)
+	}
+	return &r, nil
+}

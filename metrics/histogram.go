@@ -106,3 +106,17 @@ func msOf(us int64) float64 { return float64(us) / 1000 }
 
 // usOf converts milliseconds, as written in a result, back to microseconds.
 func usOf(ms float64) int64 { return int64(ms*1000 + 0.5) }
+
+// LatencyPercentile returns percentile p (0 < p ≤ 100) of s's latency in
+// milliseconds, read from its histogram.
+func LatencyPercentile(s *Stats, p float64) (float64, error) {
+	h, err := decodeHist(s.LatencyHistogram)
+	if err != nil {
+		return 0, err
+	}
+	if h.TotalCount() == 0 {
+		return 0, nil
+	}
+	us := min(max(h.ValueAtPercentile(p), usOf(s.Latency.Min)), usOf(s.Latency.Max))
+	return msOf(us), nil
+}

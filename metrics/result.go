@@ -35,10 +35,14 @@ type Tool struct {
 
 // Run describes when, where and how the run happened.
 type Run struct {
-	ID    string    `json:"id"`
-	Host  string    `json:"host"`
-	Start time.Time `json:"start"`
-	End   time.Time `json:"end"`
+	ID   string `json:"id"`
+	Host string `json:"host"`
+	// Target and Load describe the run for people: the base URL and the
+	// load model in words ("open model: 100/s for 30s, up to 50 users").
+	Target string    `json:"target"`
+	Load   string    `json:"load"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end"`
 	// DurationS is the active load period in seconds: from the start until
 	// new work stopped, without the drain of in-flight operations. Rates are
 	// per second of it.
@@ -177,7 +181,9 @@ type ThresholdResult struct {
 	Metric   string  `json:"metric"`
 	Actual   float64 `json:"actual"`
 	Limit    float64 `json:"limit"`
-	Unit     string  `json:"unit"` // "ms", "%" or "/s" or ""
+	Unit     string  `json:"unit"` // "ms", "%", "/s" or "" for counts
+	// Note says why a threshold could not be judged, which fails it.
+	Note string `json:"note,omitempty"`
 }
 
 // WriteFile writes r as indented JSON to path.

@@ -1,0 +1,182 @@
+// Package analysis judges results: thresholds (service-level objectives)
+// and, later, breaking points, collapses and the generator's health.
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// A Threshold is a pass/fail objective on a result, such as "p95<1000ms",
+// "errors<1%" or "GET /users:p99<=2s". It is parsed once, at the edge.
+type Threshold struct {
+	Expr     string
+	Endpoint string  // empty: the whole run
+	Metric   string  // p50, p95, p99.9, min, mean, max, errors, rps, requests, failures, dropped
+	Op       string  // <, <=, >, >=
+	Limit    float64 // in the metric's unit: ms for latencies, a fraction for errors
+	unit     string
+}
+
+var thresholdRE = regexp.MustCompile(`^\s*(?:(.+?)\s*:\s*)?(p\d+(?:\.\d+)?|min|mean|max|errors|rps|requests|failures|dropped)\s*(<=|>=|<|>)\s*([0-9.]+)\s*([a-zµ%/]*)\s*$`)
+
+// ParseThreshold parses expr. Latency limits need a unit (us, ms, s, m);
+// error limits are a percentage ("1%") or a fraction ("0.01"); rps limits
+// may say "/s".
+func ParseThreshold(expr string) (Threshold, error) {
+	m := thresholdRE.FindStringSubmatch(expr)
+	if m == nil {
+		return Threshold{}, fmt.Errorf("threshold %q: want [endpoint:]METRIC OP VALUE, such as p95<500ms, errors<1%%, rps>100 or \"GET /:p99<=2s\"; metrics are pNN, min, mean, max, errors, rps, requests, failures, dropped", expr)
+	}
+	t := Threshold{Expr: strings.TrimSpace(expr), Endpoint: m[1], Metric: m[2], Op: m[3]}
+	v, err := strconv.ParseFloat(m[4], 64)
+	if err != nil {
+		return Threshold{}, fmt.Errorf("threshold %q: %q is not a number", expr, m[4])
+	}
+	unit := m[5]
+	switch {
+	case isLatency(t.Metric):
+		if t.Metric[0] == 'p' {
+			if p, _ := strconv.ParseFloat(t.Metric[1:], 64); p <= 0 || p > 100 {
+				return Threshold{}, fmt.Errorf("threshold %q: percentile %s is not between 0 and 100", expr, t.Metric[1:])
+			}
+		}
+		scale, ok := map[string]float64{"us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1e3, "m": 60e3}[unit]
+		if !ok {
+			return Threshold{}, fmt.Errorf("threshold %q: give the latency a unit: us, ms, s or m (as in p95<500ms)", expr)
+		}
+		t.Limit, t.unit = v*scale, "ms"
+	case t.Metric == "errors":
+		switch unit {
+		case "%":
+			t.Limit = v / 100
+		case "":
+			t.Limit = v
+		default:
+			return Threshold{}, fmt.Errorf("threshold %q: an error rate is a percentage (errors<1%%) or a fraction (errors<0.01)", expr)
+		}
+		if t.Limit > 1 {
+			return Threshold{}, fmt.Errorf("threshold %q: an error rate cannot exceed 100%%", expr)
+		}
+		t.unit = "%"
+	case t.Metric == "rps":
+		if unit != "" && unit != "/s" {
+			return Threshold{}, fmt.Errorf("threshold %q: rps is per second; write rps>100 or rps>100/s", expr)
+		}
+		t.Limit, t.unit = v, "/s"
+	default:
+		if unit != "" {
+			return Threshold{}, fmt.Errorf("threshold %q: %s is a count and takes no unit", expr, t.Metric)
+		}
+		t.Limit = v
+	}
+	return t, nil
+}
+
+func isLatency(metric string) bool {
+	return metric == "min" || metric == "mean" || metric == "max" || metric[0] == 'p'
+}
+
+// Eval judges t against r.
+func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
+	out := metrics.ThresholdResult{Expr: t.Expr, Endpoint: t.Endpoint, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
+	if t.unit == "%" {
+		out.Limit = t.Limit * 100
+	}
+	s := &r.Totals
+	if t.Endpoint != "" {
+		s = nil
+		for i := range r.Endpoints {
+			if r.Endpoints[i].Name == t.Endpoint {
+				s = &r.Endpoints[i].Stats
+			}
+		}
+		if s == nil {
+			out.Note = fmt.Sprintf("no endpoint named %q in the result", t.Endpoint)
+			return out
+		}
+	}
+	actual, err := t.value(s, r.Run.DurationS)
+	if err != nil {
+		out.Note = err.Error()
+		return out
+	}
+	out.Actual = actual
+	limit := t.Limit
+	if t.unit == "%" {
+		out.Actual *= 100
+	}
+	switch t.Op {
+	case "<":
+		out.OK = actual < limit
+	case "<=":
+		out.OK = actual <= limit
+	case ">":
+		out.OK = actual > limit
+	case ">=":
+		out.OK = actual >= limit
+	}
+	if s.Requests == 0 && isLatency(t.Metric) {
+		out.OK, out.Note = false, "no requests were measured"
+	}
+	return out
+}
+
+func (t Threshold) value(s *metrics.Stats, durationS float64) (float64, error) {
+	l := s.Latency
+	switch t.Metric {
+	case "min":
+		return l.Min, nil
+	case "mean":
+		return l.Mean, nil
+	case "max":
+		return l.Max, nil
+	case "p50":
+		return l.P50, nil
+	case "p90":
+		return l.P90, nil
+	case "p95":
+		return l.P95, nil
+	case "p99":
+		return l.P99, nil
+	case "p999", "p99.9":
+		return l.P999, nil
+	case "errors":
+		return s.ErrorRate, nil
+	case "rps":
+		if durationS <= 0 {
+			return 0, nil
+		}
+		return float64(s.Requests) / durationS, nil
+	case "requests":
+		return float64(s.Requests), nil
+	case "failures":
+		return float64(s.Failures), nil
+	case "dropped":
+		return float64(s.Dropped), nil
+	}
+	p, _ := strconv.ParseFloat(t.Metric[1:], 64)
+	v, err := metrics.LatencyPercentile(s, p)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return v, nil
+}
+
+// Evaluate judges every threshold against r, stores the verdicts in
+// r.Thresholds and reports whether all passed.
+func Evaluate(r *metrics.Result, ts []Threshold) bool {
+	r.Thresholds = make([]metrics.ThresholdResult, 0, len(ts))
+	ok := true
+	for _, t := range ts {
+		v := t.Eval(r)
+		ok = ok && v.OK
+		r.Thresholds = append(r.Thresholds, v)
+	}
+	return ok
+}

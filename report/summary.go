@@ -1,0 +1,174 @@
+// Package report presents results to people: the end-of-test summary and the
+// live progress line in the terminal.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// Summary writes the end-of-test summary of r: the run, an endpoint table,
+// the timing breakdown, the errors with hints, the thresholds and the
+// generator's health. It reads nothing but r, so a result file reprints
+// the same summary.
+func Summary(w io.Writer, r *metrics.Result) {
+	fmt.Fprintf(w, "\n%s %s · %s\n", r.Tool.Name, r.Tool.Version, r.Run.Target)
+	fmt.Fprintf(w, "%s · started %s · %.1fs", r.Run.Load, r.Run.Start.Format("2006-01-02 15:04:05 MST"), r.Run.DurationS)
+	if r.Run.Interrupted {
+		fmt.Fprintf(w, " · INTERRUPTED")
+		if r.Run.StopReason != "" {
+			fmt.Fprintf(w, " (%s)", r.Run.StopReason)
+		}
+	}
+	if r.Run.Segment.Count > 1 {
+		fmt.Fprintf(w, " · merged from %d segments", r.Run.Segment.Count)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w)
+	endpoints(w, r)
+	timing(w, r)
+	errorsTable(w, r)
+	thresholds(w, r)
+	generator(w, r)
+}
+
+func endpoints(w io.Writer, r *metrics.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Endpoint\tRequests\tFailures\tRPS\tp50\tp90\tp95\tp99\tmax\t")
+	row := func(name string, s *metrics.Stats) {
+		l := s.Latency
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", name, s.Requests,
+			failures(s.Failures, s.Requests), s.RPS, Ms(l.P50), Ms(l.P90), Ms(l.P95), Ms(l.P99), Ms(l.Max))
+	}
+	for i := range r.Endpoints {
+		row(r.Endpoints[i].Name, &r.Endpoints[i].Stats)
+	}
+	if len(r.Endpoints) != 1 {
+		row("Total", &r.Totals)
+	}
+	tw.Flush()
+	if r.Totals.Dropped > 0 {
+		fmt.Fprintf(w, "Dropped arrivals: %d (never sent: no free virtual user)\n", r.Totals.Dropped)
+	}
+	fmt.Fprintf(w, "Error rate %.2f%% · %s in, %s out · service time p50 %s, p99 %s (latency counts from the intended start)\n",
+		100*r.Totals.ErrorRate, Bytes(r.Totals.BytesIn), Bytes(r.Totals.BytesOut), Ms(r.Totals.ServiceTime.P50), Ms(r.Totals.ServiceTime.P99))
+}
+
+func failures(f, n int64) string {
+	if n == 0 {
+		return fmt.Sprint(f)
+	}
+	return fmt.Sprintf("%d (%.1f%%)", f, 100*float64(f)/float64(n))
+}
+
+func timing(w io.Writer, r *metrics.Result) {
+	t := r.Totals.Timing
+	fmt.Fprintf(w, "Timing, mean: blocked %s · dns %s · connect %s · tls %s · send %s · wait %s · receive %s\n",
+		Ms(t.Blocked.Mean), Ms(t.DNS.Mean), Ms(t.Connect.Mean), Ms(t.TLS.Mean), Ms(t.Send.Mean), Ms(t.Wait.Mean), Ms(t.Receive.Mean))
+}
+
+func errorsTable(w io.Writer, r *metrics.Result) {
+	if len(r.Errors) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nErrors")
+	for _, e := range r.Errors {
+		label := e.Class
+		if len(e.Statuses) > 0 {
+			codes := make([]string, 0, len(e.Statuses))
+			for code, n := range e.Statuses {
+				codes = append(codes, fmt.Sprintf("%s×%d", code, n))
+			}
+			sort.Strings(codes)
+			label += " (" + strings.Join(codes, ", ") + ")"
+		}
+		fmt.Fprintf(w, "  %-28s %8d  %s\n", label, e.Count, e.Hint)
+		for i, m := range e.Samples {
+			if i == 3 {
+				break
+			}
+			fmt.Fprintf(w, "  %-28s %8s  e.g. %s (×%d)\n", "", "", truncate(m.Message, 100), m.Count)
+		}
+	}
+}
+
+func thresholds(w io.Writer, r *metrics.Result) {
+	if len(r.Thresholds) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nThresholds")
+	for _, t := range r.Thresholds {
+		mark := "PASS"
+		if !t.OK {
+			mark = "FAIL"
+		}
+		actual := fmt.Sprintf("%g", t.Actual)
+		switch t.Unit {
+		case "ms":
+			actual = Ms(t.Actual)
+		case "%":
+			actual = fmt.Sprintf("%.2f%%", t.Actual)
+		case "/s":
+			actual = fmt.Sprintf("%.1f/s", t.Actual)
+		}
+		fmt.Fprintf(w, "  %s  %-30s actual %s", mark, t.Expr, actual)
+		if t.Note != "" {
+			fmt.Fprintf(w, " (%s)", t.Note)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func generator(w io.Writer, r *metrics.Result) {
+	g := r.Generator
+	fmt.Fprintf(w, "\nGenerator: CPU %.0f%% mean, %.0f%% max of %d cores · scheduling lag p99 %s, max %s · GC pauses %s · dropped %d\n",
+		g.CPUPercentMean, g.CPUPercentMax, g.Cores, Ms(g.Lag.P99), Ms(g.Lag.Max), Ms(g.GCPauseTotalMs), r.Totals.Dropped)
+	for _, warn := range g.Warnings {
+		fmt.Fprintf(w, "  WARNING: %s\n", warn)
+	}
+}
+
+// Ms formats milliseconds the way people read durations.
+func Ms(ms float64) string {
+	switch {
+	case ms == 0:
+		return "0"
+	case ms >= 10000:
+		return fmt.Sprintf("%.1fs", ms/1000)
+	case ms >= 1000:
+		return fmt.Sprintf("%.2fs", ms/1000)
+	case ms >= 100:
+		return fmt.Sprintf("%.0fms", ms)
+	case ms >= 10:
+		return fmt.Sprintf("%.1fms", ms)
+	case ms >= 1:
+		return fmt.Sprintf("%.2fms", ms)
+	}
+	return fmt.Sprintf("%.0fµs", ms*1000)
+}
+
+// Bytes formats a byte count with a binary unit.
+func Bytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

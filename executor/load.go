@@ -1,0 +1,205 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/metrics"
+)
+
+// An Iteration is one pass of a virtual user through its journey.
+type Iteration struct {
+	User int   // the virtual user's global id
+	N    int64 // the user's iteration count, from 0
+	// Intended is when the iteration was meant to start: the arrival time
+	// in the open model; the user's scheduled start or the end of its think
+	// time in the closed model. The journey's first operation measures its
+	// latency from it.
+	Intended time.Time
+}
+
+// A User is a virtual user.
+type User interface {
+	// Iterate makes one pass through the journey. When the run ends ctx is
+	// cancelled with cause errclass.ErrInterrupted; Iterate must then
+	// return promptly, since Run waits for it.
+	Iterate(ctx context.Context, it Iteration)
+}
+
+// NewUser makes the virtual user with the given global id. It is called once
+// per user, possibly from several goroutines at once.
+type NewUser func(id int) User
+
+// A Load is a load model: Closed or Open.
+type Load interface {
+	// Validate reports whether the model is well formed.
+	Validate() error
+	// Duration returns the planned length of the run, from the start to
+	// the end of the last stage, without the grace period.
+	Duration() time.Duration
+	// Run runs the model and returns when every user has returned. It
+	// fails only if the model or env is invalid.
+	Run(env Env) (Outcome, error)
+}
+
+// Env is what a load model runs with.
+type Env struct {
+	// Start is the agreed start; the plan counts from it, and Run waits
+	// for it if it is in the future. Zero means as soon as Run is ready.
+	Start time.Time
+	// Stop, once closed, stops new work; work in flight may finish within
+	// the model's grace period.
+	Stop <-chan struct{}
+	// Abort, once closed, stops new work as Stop does and cancels work in
+	// flight at once, grace or not.
+	Abort <-chan struct{}
+	// Segment is the share of the plan to run; the zero value is all of it.
+	Segment Segment
+	// NewUser makes the virtual users.
+	NewUser NewUser
+	// Rec receives the users and busy gauges, the generator's lateness
+	// (Shard.Lag) and dropped arrivals (Shard.Dropped). Nil discards them.
+	Rec *metrics.Recorder
+}
+
+// Outcome describes how a run went.
+type Outcome struct {
+	Started time.Time // the start of the plan: Env.Start, or when Run began
+	// Stopped is when new work stopped: at the end of the stages, or when
+	// Stop or Abort was closed.
+	Stopped     time.Time
+	Ended       time.Time // when all work in flight had returned
+	Interrupted bool      // Stop or Abort came before the end of the stages
+	Iterations  int64     // iterations started
+	Dropped     int64     // arrivals that found no free user (open model)
+}
+
+// A run holds what both models share while running.
+type run struct {
+	env    Env
+	seg    Segment
+	rec    *metrics.Recorder
+	start  time.Time
+	ctx    context.Context // the iterations' context
+	cancel context.CancelCauseFunc
+	users  sync.WaitGroup // one per user goroutine
+	halt   chan struct{}  // closed when new work stops
+	done   chan struct{}  // closed when the run is over
+	timer  *time.Timer    // for the scheduling goroutine only
+
+	iterations atomic.Int64
+	dropped    atomic.Int64
+	out        Outcome
+}
+
+func newRun(env Env) (*run, error) {
+	if env.NewUser == nil {
+		return nil, errors.New("executor: Env.NewUser is nil")
+	}
+	if err := env.Segment.Validate(); err != nil {
+		return nil, err
+	}
+	r := &run{
+		env:   env,
+		seg:   env.Segment,
+		rec:   env.Rec,
+		start: env.Start,
+		halt:  make(chan struct{}),
+		done:  make(chan struct{}),
+		timer: time.NewTimer(time.Hour),
+	}
+	r.timer.Stop()
+	if r.rec == nil {
+		r.rec = metrics.NewRecorder(1)
+	}
+	if r.start.IsZero() {
+		r.start = time.Now()
+	}
+	r.ctx, r.cancel = context.WithCancelCause(context.Background())
+	if env.Abort != nil {
+		go func() {
+			select {
+			case <-env.Abort:
+				r.cancel(errclass.ErrInterrupted)
+			case <-r.done:
+			}
+		}()
+	}
+	r.out.Started = r.start
+	return r, nil
+}
+
+// at returns the absolute time of offset d into the plan.
+func (r *run) at(d time.Duration) time.Time { return r.start.Add(d) }
+
+// stopping reports whether Stop or Abort has been closed.
+func (r *run) stopping() bool {
+	select {
+	case <-r.env.Stop:
+		return true
+	case <-r.env.Abort:
+		return true
+	default:
+		return false
+	}
+}
+
+// sleepUntil waits until t. It returns false, early, if Stop or Abort is
+// closed first. Only the scheduling goroutine may call it.
+func (r *run) sleepUntil(t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return !r.stopping()
+	}
+	r.timer.Reset(d)
+	select {
+	case <-r.timer.C:
+		return true
+	case <-r.env.Stop:
+	case <-r.env.Abort:
+	}
+	r.timer.Stop()
+	return false
+}
+
+// stop stops new work: it records the time and closes halt.
+func (r *run) stop(interrupted bool) {
+	r.out.Stopped = time.Now()
+	r.out.Interrupted = interrupted
+	close(r.halt)
+}
+
+// wait gives the users grace to finish, then cancels their context with
+// cause errclass.ErrInterrupted, and returns the outcome once all returned.
+func (r *run) wait(grace time.Duration) Outcome {
+	all := make(chan struct{})
+	go func() {
+		r.users.Wait()
+		close(all)
+	}()
+	t := time.NewTimer(grace)
+	select {
+	case <-all:
+	case <-t.C:
+		r.cancel(errclass.ErrInterrupted)
+		<-all
+	}
+	t.Stop()
+	r.cancel(errclass.ErrInterrupted) // nothing uses it now; release it
+	close(r.done)
+	r.out.Ended = time.Now()
+	r.out.Iterations = r.iterations.Load()
+	r.out.Dropped = r.dropped.Load()
+	return r.out
+}
+
+// iterate runs one iteration of u, keeping the busy gauge.
+func (r *run) iterate(u User, it Iteration) {
+	r.rec.AddBusy(1)
+	defer r.rec.AddBusy(-1)
+	u.Iterate(r.ctx, it)
+}

@@ -1,0 +1,134 @@
+package executor
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Open is the open load model: arrivals at a rate that starts at StartRate
+// and follows Stages, whose targets are arrivals per second (see Schedule).
+// Each arrival starts one iteration on a free user of a pool of MaxUsers
+// users created before the start; an arrival that finds every user busy is
+// dropped and counted with metrics.Shard.Dropped, never queued, so the
+// offered load does not bend to the server's speed.
+//
+// A segment of a split plan takes every Count-th arrival of the one global
+// schedule and a pool of ceil(MaxUsers/Count) users, whose global ids are
+// j*Count+Index for j from 0.
+type Open struct {
+	StartRate float64 // arrivals per second at the start
+	Stages    []Stage
+	MaxUsers  int // the size of the user pool
+	// Grace is how long iterations in flight at the end may take to finish
+	// before they are interrupted.
+	Grace time.Duration
+}
+
+// Validate reports whether o is a well-formed plan.
+func (o Open) Validate() error {
+	_, err := o.schedule()
+	return err
+}
+
+// schedule validates o and returns its schedule.
+func (o Open) schedule() (*Schedule, error) {
+	if o.MaxUsers < 1 {
+		return nil, fmt.Errorf("executor: MaxUsers %d is less than 1", o.MaxUsers)
+	}
+	if o.Grace < 0 {
+		return nil, fmt.Errorf("executor: grace %v is negative", o.Grace)
+	}
+	return NewSchedule(o.StartRate, o.Stages)
+}
+
+// Duration returns the total length of the stages.
+func (o Open) Duration() time.Duration {
+	return totalDuration(o.Stages)
+}
+
+// Pool returns the number of users segment s creates: ceil(MaxUsers/Count).
+func (o Open) Pool(s Segment) int {
+	n := s.count()
+	return (o.MaxUsers + n - 1) / n
+}
+
+// Run runs the plan; see Load.
+//
+// A single goroutine dispatches the arrivals. It sleeps until the next one
+// is due; whenever it is behind, it hands out every arrival already due,
+// each with its own intended time, without sleeping, and records its
+// lateness with Shard.Lag.
+func (o Open) Run(env Env) (Outcome, error) {
+	sched, err := o.schedule()
+	if err != nil {
+		return Outcome{}, err
+	}
+	r, err := newRun(env)
+	if err != nil {
+		return Outcome{}, err
+	}
+	arrivals := make(chan time.Time) // unbuffered: a send succeeds only on a waiting user
+	var ready sync.WaitGroup
+	n := r.seg.count()
+	for j := range o.Pool(r.seg) {
+		id := j*n + r.seg.Index
+		u := env.NewUser(id)
+		r.users.Add(1)
+		ready.Add(1)
+		go r.serve(id, u, arrivals, &ready)
+	}
+	ready.Wait()
+	if env.Start.IsZero() { // start now that the pool is ready
+		r.start = time.Now()
+		r.out.Started = r.start
+	}
+	interrupted := !r.sleepUntil(r.start) || r.dispatch(sched, arrivals)
+	r.stop(interrupted)
+	close(arrivals)
+	return r.wait(o.Grace), nil
+}
+
+// dispatch hands the segment's arrivals to free users until the end of the
+// stages. It reports whether Stop or Abort cut it short.
+func (r *run) dispatch(s *Schedule, arrivals chan<- time.Time) (interrupted bool) {
+	sh := r.rec.Shard(r.seg.Index)
+	step := int64(r.seg.count())
+	for k := int64(r.seg.Index); k < s.Len(); {
+		due := r.at(s.At(k))
+		now := time.Now()
+		if now.Before(due) {
+			if !r.sleepUntil(due) {
+				return true
+			}
+			continue
+		}
+		if r.stopping() {
+			return true
+		}
+		select {
+		case arrivals <- due:
+			r.iterations.Add(1)
+			sh.Lag(now.Sub(due))
+		default:
+			r.dropped.Add(1)
+			sh.Dropped(due)
+		}
+		k += step
+	}
+	return !r.sleepUntil(r.at(s.Duration()))
+}
+
+// serve runs user u of the open model's pool: one iteration per arrival
+// until arrivals is closed.
+func (r *run) serve(id int, u User, arrivals <-chan time.Time, ready *sync.WaitGroup) {
+	defer r.users.Done()
+	r.rec.AddUsers(1)
+	defer r.rec.AddUsers(-1)
+	ready.Done()
+	var n int64
+	for due := range arrivals {
+		r.iterate(u, Iteration{User: id, N: n, Intended: due})
+		n++
+	}
+}

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+	"github.com/surge-load/surge/report"
+)
+
+// runFlags are the flags of `surge run`, as typed.
+type runFlags struct {
+	url         string
+	method      string
+	headers     []string
+	body        string
+	users       int
+	rate        string
+	duration    time.Duration
+	stages      string
+	maxUsers    int
+	think       string
+	timeout     time.Duration
+	grace       time.Duration
+	noKeepAlive bool
+	insecure    bool
+	out         string
+	thresholds  []string
+	quiet       bool
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run --url URL (--users N | --rate R) --duration D [flags]",
+		Short: "Run a load test against one URL",
+		Long: `Run a load test and print a summary; --out writes the full result document.
+
+Two load models:
+  closed  --users N: N virtual users each send a request, wait for the answer,
+          rest --think, and repeat. Throughput follows the server's speed.
+  open    --rate R: requests arrive on a fixed schedule whatever the server
+          does, served by up to --max-users users; an arrival that finds none
+          free is counted as dropped. Latency counts from the scheduled time, so
+          a stalled server shows in the percentiles (no coordinated omission).
+
+--stages ramps either model: targets are users, or arrivals per second when
+--rate is given (then --rate is the starting rate).
+
+Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
+4 interrupted (Ctrl-C or SIGTERM; the result is still written).`,
+		Example: `  surge run --url http://127.0.0.1:8080/ --users 50 --duration 30s
+  surge run --url http://127.0.0.1:8080/api --rate 2000/s --duration 1m --max-users 500 \
+      --threshold 'p95<100ms' --threshold 'errors<1%' --out result.json
+  surge run --url http://127.0.0.1:8080/ --stages '30s:100,2m:100,10s:0'
+  surge run --url http://127.0.0.1:8080/ --rate 0 --stages '1m:500,5m:500' --max-users 2000
+  surge run -X POST -H 'Content-Type: application/json' --body @payload.json \
+      --url http://127.0.0.1:8080/api/v1/logs --users 10 --duration 1m`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			plan, err := buildRunPlan(&f, cmd.Flags().Changed)
+			if err != nil {
+				return &codeError{code: exitInvalid, err: err}
+			}
+			return execute(cmd, plan, f.out, f.quiet)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.url, "url", "", "the URL to load (http:// or https://)")
+	fs.StringVarP(&f.method, "method", "X", "GET", "HTTP method")
+	fs.StringArrayVarP(&f.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	fs.StringVar(&f.body, "body", "", "request body, or @FILE to read it from a file")
+	fs.IntVar(&f.users, "users", 0, "closed model: number of virtual users")
+	fs.StringVar(&f.rate, "rate", "", "open model: arrival rate such as 2000, 2000/s or 100/1m")
+	fs.DurationVar(&f.duration, "duration", 0, "how long to apply the load, such as 30s or 5m")
+	fs.StringVar(&f.stages, "stages", "", "ramps as duration:target pairs, such as '30s:100,2m:100,10s:0'")
+	fs.IntVar(&f.maxUsers, "max-users", 0, "open model: size of the user pool (default: the peak rate per second, at least 100)")
+	fs.StringVar(&f.think, "think", "", "closed model: rest between iterations, fixed (1s) or a range (1s..3s)")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "timeout of one request, including reading the body")
+	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end, how long requests in flight may finish before they are interrupted")
+	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "open a new connection for every request")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify TLS certificates")
+	fs.StringVar(&f.out, "out", "", "write the result document (JSON) to this file")
+	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
+	return cmd
+}
+
+// buildRunPlan turns the flags into a plan, or says what is wrong with them.
+// changed reports whether a flag was given.
+func buildRunPlan(f *runFlags, changed func(string) bool) (*surge.Plan, error) {
+	if f.url == "" {
+		return nil, errors.New("--url is required, such as --url http://127.0.0.1:8080/")
+	}
+	load, err := buildLoad(f, changed)
+	if err != nil {
+		return nil, err
+	}
+	if f.timeout <= 0 {
+		return nil, fmt.Errorf("--timeout %v must be positive", f.timeout)
+	}
+	header := http.Header{}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", h)
+		}
+		header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	body := []byte(f.body)
+	if name, ok := strings.CutPrefix(f.body, "@"); ok {
+		if body, err = os.ReadFile(name); err != nil {
+			return nil, fmt.Errorf("--body @%s: %w", name, err)
+		}
+	}
+	var ths []analysis.Threshold
+	for _, expr := range f.thresholds {
+		t, err := analysis.ParseThreshold(expr)
+		if err != nil {
+			return nil, err
+		}
+		ths = append(ths, t)
+	}
+	req := surge.Request{
+		Method: strings.ToUpper(f.method),
+		URL:    f.url,
+		Header: header,
+		Body:   body,
+		HTTP:   httpc.Options{Timeout: f.timeout, NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure},
+	}
+	plan, err := surge.SingleURL(req, load, ths)
+	if err != nil {
+		return nil, err
+	}
+	return plan, plan.Validate()
+}
+
+// buildLoad picks the load model from --users, --rate, --duration and --stages.
+func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
+	closed, open := changed("users"), changed("rate")
+	if closed && open {
+		return nil, errors.New("choose --users (closed model) or --rate (open model), not both")
+	}
+	if changed("duration") && f.duration <= 0 {
+		return nil, fmt.Errorf("--duration %v must be positive", f.duration)
+	}
+	if f.grace < 0 {
+		return nil, fmt.Errorf("--grace %v must not be negative", f.grace)
+	}
+	var stages []executor.Stage
+	switch {
+	case changed("stages") && changed("duration"):
+		return nil, errors.New("--stages sets the duration; drop --duration")
+	case changed("stages"):
+		var err error
+		if stages, err = executor.ParseStages(f.stages); err != nil {
+			return nil, fmt.Errorf("--stages: %w", trimPkg(err))
+		}
+	case !changed("duration"):
+		return nil, errors.New("give --duration (such as --duration 30s) or --stages")
+	}
+	if changed("max-users") && !open {
+		return nil, errors.New("--max-users sizes the open model's pool; use it with --rate")
+	}
+	if open {
+		if changed("think") {
+			return nil, errors.New("--think applies to the closed model (--users); the open model's pace is --rate")
+		}
+		rate, err := executor.ParseRate(f.rate)
+		if err != nil {
+			return nil, fmt.Errorf("--rate: %w", trimPkg(err))
+		}
+		if stages == nil {
+			if rate <= 0 {
+				return nil, fmt.Errorf("--rate %q must be positive", f.rate)
+			}
+			stages = []executor.Stage{{Duration: f.duration, Target: rate}}
+		}
+		peak := rate
+		for _, st := range stages {
+			peak = max(peak, st.Target)
+		}
+		pool := f.maxUsers
+		if !changed("max-users") {
+			pool = max(100, int(math.Ceil(peak)))
+		}
+		o := executor.Open{StartRate: rate, Stages: stages, MaxUsers: pool, Grace: f.grace}
+		if err := o.Validate(); err != nil {
+			return nil, trimPkg(err)
+		}
+		return o, nil
+	}
+	if closed && f.users < 1 {
+		return nil, fmt.Errorf("--users %d must be at least 1", f.users)
+	}
+	if !closed && stages == nil {
+		return nil, errors.New("choose a load: --users N (closed model) or --rate R (open model)")
+	}
+	if stages == nil {
+		stages = []executor.Stage{{Duration: f.duration, Target: float64(f.users)}}
+	}
+	c := executor.Closed{Start: f.users, Stages: stages, Grace: f.grace}
+	if f.think != "" {
+		think, err := parseThink(f.think)
+		if err != nil {
+			return nil, err
+		}
+		c.Think = think
+	}
+	if err := c.Validate(); err != nil {
+		return nil, trimPkg(err)
+	}
+	return c, nil
+}
+
+// parseThink parses a think time: "1s" or a uniform range "1s..3s".
+func parseThink(s string) (func(*rand.Rand) time.Duration, error) {
+	lo, hi, isRange := strings.Cut(s, "..")
+	min, err := time.ParseDuration(strings.TrimSpace(lo))
+	if err != nil || min < 0 {
+		return nil, fmt.Errorf("--think %q: want a duration (1s) or a range (1s..3s)", s)
+	}
+	if !isRange {
+		return func(*rand.Rand) time.Duration { return min }, nil
+	}
+	max, err := time.ParseDuration(strings.TrimSpace(hi))
+	if err != nil || max < min {
+		return nil, fmt.Errorf("--think %q: want a range low..high with low <= high, such as 1s..3s", s)
+	}
+	return func(r *rand.Rand) time.Duration { return min + time.Duration(r.Int64N(int64(max-min)+1)) }, nil
+}
+
+// trimPkg drops the "executor: " prefix library errors carry, which means
+// nothing to someone typing flags.
+func trimPkg(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "executor: "))
+}
+
+// execute runs plan with signal handling and progress, prints the summary,
+// writes the result and turns the verdict into an exit code.
+func execute(cmd *cobra.Command, plan *surge.Plan, out string, quiet bool) error {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	abort := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	stderr := cmd.ErrOrStderr()
+	go func() {
+		sig, ok := <-sigs
+		if !ok {
+			return
+		}
+		fmt.Fprintf(stderr, "\nsurge: %v: stopping; requests in flight may finish within the grace period (again to abort now)\n", sig)
+		cancel(fmt.Errorf("interrupted by %v", sig))
+		if _, ok := <-sigs; ok {
+			fmt.Fprintln(stderr, "surge: aborting requests in flight")
+			close(abort)
+		}
+	}()
+
+	opts := surge.Options{Abort: abort}
+	if !quiet {
+		opts.Progress = stderr
+		if f, ok := stderr.(*os.File); ok {
+			opts.TTY = term.IsTerminal(int(f.Fd()))
+		}
+	}
+	for _, w := range plan.Preflight() {
+		fmt.Fprintln(stderr, "surge: warning:", w)
+	}
+	res, err := surge.Run(ctx, plan, opts)
+	if err != nil {
+		return &codeError{code: exitError, err: err}
+	}
+	report.Summary(cmd.OutOrStdout(), res)
+	if out != "" {
+		if err := res.WriteFile(out); err != nil {
+			return &codeError{code: exitError, err: err}
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "\nResult written to %s\n", out)
+	}
+	return verdict(res)
+}
+
+// verdict maps a finished run to its exit code.
+func verdict(res *metrics.Result) error {
+	if res.Run.Interrupted {
+		return &codeError{code: exitInterrupted, err: errors.New("the run was interrupted; the summary covers what was measured")}
+	}
+	var failed []string
+	for _, t := range res.Thresholds {
+		if !t.OK {
+			failed = append(failed, t.Expr)
+		}
+	}
+	if len(failed) > 0 {
+		return &codeError{code: exitThresholds, err: fmt.Errorf("thresholds failed: %s", strings.Join(failed, ", "))}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package surge_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// nginx is a real nginx from Debian's packages, on a loopback port, whose
+// access log records the status of every request it saw.
+type nginx struct {
+	url string
+	log string
+	cmd *exec.Cmd
+}
+
+const nginxConf = `
+worker_processes 2;
+daemon off;
+%s
+pid %[2]s/nginx.pid;
+error_log %[2]s/error.log warn;
+events { worker_connections 4096; }
+http {
+    log_format counting '$status $request_method $uri';
+    access_log %[2]s/access.log counting;
+    client_body_temp_path %[2]s/body;
+    proxy_temp_path %[2]s/proxy;
+    fastcgi_temp_path %[2]s/fastcgi;
+    uwsgi_temp_path %[2]s/uwsgi;
+    scgi_temp_path %[2]s/scgi;
+    keepalive_requests 100000;
+    server {
+        listen 127.0.0.1:%[3]d;
+        location = /ok      { return 200 "ok\n"; }
+        location = /missing { return 404; }
+        location = /broken  { return 503; }
+        location = /post    { client_body_buffer_size 64k; return 201; }
+    }
+}
+`
+
+// startNginx starts nginx, or skips the test where nginx is not installed
+// (unless SURGE_REQUIRE_NGINX is set, as CI sets it).
+func startNginx(t *testing.T) *nginx {
+	t.Helper()
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		bin = "/usr/sbin/nginx"
+		if _, err := os.Stat(bin); err != nil {
+			if os.Getenv("SURGE_REQUIRE_NGINX") != "" {
+				t.Fatal("nginx is not installed; .ci/run installs Debian's nginx package")
+			}
+			t.Skip("nginx is not installed (apt-get install nginx); skipping the counting test against it")
+		}
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root;"
+	}
+	conf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf(nginxConf, user, dir, port)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start nginx: %v", err)
+	}
+	n := &nginx{url: fmt.Sprintf("http://127.0.0.1:%d", port), log: filepath.Join(dir, "access.log"), cmd: cmd}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			return n
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+			t.Fatalf("nginx did not start listening: %v\n%s", err, b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// counts reads the access log: requests by "status method uri".
+func (n *nginx) counts(t *testing.T) map[string]int64 {
+	t.Helper()
+	f, err := os.Open(n.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m[strings.TrimSpace(sc.Text())]++
+	}
+	return m
+}
+
+// TestCountsMatchNginxAccessLog runs surge against nginx under both load
+// models and checks that the requests and statuses surge reports are
+// exactly what nginx logged.
+func TestCountsMatchNginxAccessLog(t *testing.T) {
+	ng := startNginx(t)
+	runs := []struct {
+		path   string
+		method string
+		load   executor.Load
+		status string
+	}{
+		{"/ok", "GET", executor.Open{StartRate: 400, Stages: []executor.Stage{{Duration: 2 * time.Second, Target: 400}}, MaxUsers: 100, Grace: 5 * time.Second}, "200"},
+		{"/missing", "GET", executor.Closed{Start: 8, Stages: []executor.Stage{{Duration: time.Second, Target: 8}}, Grace: 5 * time.Second}, "404"},
+		{"/broken", "GET", executor.Open{StartRate: 300, Stages: []executor.Stage{{Duration: time.Second, Target: 300}}, MaxUsers: 50, Grace: 5 * time.Second}, "503"},
+		{"/post", "POST", executor.Closed{Start: 0, Stages: []executor.Stage{{Duration: 500 * time.Millisecond, Target: 6}, {Duration: 500 * time.Millisecond, Target: 0}}, Grace: 5 * time.Second}, "201"},
+	}
+	want := map[string]int64{}
+	for _, r := range runs {
+		plan, err := surge.SingleURL(surge.Request{
+			Method: r.method, URL: ng.url + r.path, Body: []byte(strings.Repeat("x", 300)),
+			HTTP: httpc.Options{Timeout: 5 * time.Second},
+		}, r.load, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := surge.Run(context.Background(), plan, surge.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := res.Endpoints[0]
+		if ep.Requests == 0 || res.Totals.Dropped != 0 {
+			t.Fatalf("%s: %d requests, %d dropped; want some and none dropped", r.path, ep.Requests, res.Totals.Dropped)
+		}
+		if got := ep.Statuses[r.status]; got != ep.Requests {
+			t.Errorf("%s: %d of %d requests had status %s: %+v, errors %+v", r.path, got, ep.Requests, r.status, ep.Statuses, res.Errors)
+		}
+		if o, ok := r.load.(executor.Open); ok {
+			if wantN := int64(o.StartRate * o.Stages[0].Duration.Seconds()); ep.Requests != wantN {
+				t.Errorf("%s: open model sent %d requests, schedule has %d", r.path, ep.Requests, wantN)
+			}
+		}
+		for code, n := range ep.Statuses {
+			want[code+" "+r.method+" "+r.path] += n
+		}
+	}
+	// nginx writes each log line when the request completes; give the last
+	// ones a moment.
+	var got map[string]int64
+	for i := 0; i < 50; i++ {
+		got = ng.counts(t)
+		if fmt.Sprint(got) == fmt.Sprint(want) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("nginx logged %v\nsurge reported %v", got, want)
+	}
+	var total int64
+	for _, n := range got {
+		total += n
+	}
+	t.Logf("nginx and surge agree on %d requests: %v", total, got)
+}

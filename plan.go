@@ -1,0 +1,105 @@
+// Package surge runs load tests: a Plan says who does what at which load,
+// Run carries it out and measures every operation, and the result is one
+// metrics.Result document. The surge command is a thin layer over this
+// package; everything it does can be done from Go.
+package surge
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/health"
+	"github.com/surge-load/surge/metrics"
+)
+
+// A Plan is a validated load test: one or more scenarios that run
+// concurrently, and the thresholds to judge the result by.
+type Plan struct {
+	Target     string // the base URL, for people
+	Scenarios  []Scenario
+	Thresholds []analysis.Threshold
+	// Spec is what the result document records as the plan; builders fill
+	// it with a description whose secrets are redacted.
+	Spec any
+}
+
+// A Scenario is one journey run by virtual users under one load model.
+type Scenario struct {
+	Name string
+	Load executor.Load
+	// StartAfter delays the scenario's start relative to the run's.
+	StartAfter time.Duration
+	// Users is called once when the run starts: it registers the
+	// scenario's endpoints with rec and returns the factory of its virtual
+	// users, which record their samples into rec.
+	Users func(rec *metrics.Recorder) executor.NewUser
+	// Conns is the most connections the scenario may hold at once, for the
+	// generator's pre-flight check of its limits.
+	Conns int
+	// Describe says in words what load the scenario applies.
+	Describe string
+	// Endpoints names the statistics rows the scenario records into, so
+	// that thresholds naming an endpoint are checked before the run.
+	Endpoints []string
+}
+
+// Validate checks the plan as a whole.
+func (p *Plan) Validate() error {
+	if len(p.Scenarios) == 0 {
+		return fmt.Errorf("plan has no scenarios")
+	}
+	for _, s := range p.Scenarios {
+		if s.Load == nil || s.Users == nil {
+			return fmt.Errorf("scenario %q: load and users are required", s.Name)
+		}
+		if err := s.Load.Validate(); err != nil {
+			return fmt.Errorf("scenario %q: %w", s.Name, err)
+		}
+		if s.StartAfter < 0 {
+			return fmt.Errorf("scenario %q: start offset %v is negative", s.Name, s.StartAfter)
+		}
+	}
+	names := p.Endpoints()
+	for _, t := range p.Thresholds {
+		if t.Endpoint != "" && !slices.Contains(names, t.Endpoint) {
+			return fmt.Errorf("threshold %q names endpoint %q, which this plan does not have; it has %q", t.Expr, t.Endpoint, names)
+		}
+	}
+	return nil
+}
+
+// Endpoints lists the names of the plan's statistics rows.
+func (p *Plan) Endpoints() []string {
+	var names []string
+	for _, s := range p.Scenarios {
+		for _, n := range s.Endpoints {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// Preflight checks, before any traffic, that the generator can open the
+// connections the plan may need, and says how to fix it if not. It raises
+// the soft open-files limit to the hard limit on the way.
+func (p *Plan) Preflight() []string {
+	conns := 0
+	for _, s := range p.Scenarios {
+		conns += s.Conns
+	}
+	return health.CheckConnections(conns, 1)
+}
+
+// Duration is the planned length of the run: the latest end of a scenario.
+func (p *Plan) Duration() time.Duration {
+	var d time.Duration
+	for _, s := range p.Scenarios {
+		d = max(d, s.StartAfter+s.Load.Duration())
+	}
+	return d
+}

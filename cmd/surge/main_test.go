@@ -204,4 +204,3 @@ func TestInterruptWritesResult(t *testing.T) {
 		}
 	}
 }
-

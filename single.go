@@ -38,6 +38,9 @@ func SingleURL(req Request, load executor.Load, thresholds []analysis.Threshold)
 	}
 	name := req.Method + " " + path
 	hreq := &httpc.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	if err := hreq.Prepare(); err != nil {
+		return nil, err
+	}
 	sc := Scenario{
 		Name:      "default",
 		Load:      load,

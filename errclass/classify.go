@@ -75,6 +75,10 @@ func Classify(err error, phase Phase) Class {
 		return Closed
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "stream error: ") && strings.Contains(msg, "received from peer") {
+		// An HTTP/2 RST_STREAM from the server: the stream-level reset.
+		return Reset
+	}
 	for _, s := range closedMessages {
 		if strings.Contains(msg, s) {
 			return Closed
@@ -93,6 +97,7 @@ var closedMessages = []string{
 	"transport connection broken",
 	"connection closed",
 	"unexpected EOF",
+	"server sent GOAWAY and closed the connection", // HTTP/2
 }
 
 func timeoutIn(phase Phase) Class {

@@ -1,0 +1,63 @@
+package httpc
+
+import (
+	"crypto/tls"
+	"net"
+	"sync/atomic"
+	"time"
+)
+
+// wireBytes counts the bytes read from and written to all connections of a
+// client. The HTTP/1 transport reads and writes on goroutines of its own,
+// so the counts are atomic.
+type wireBytes struct {
+	in, out atomic.Int64
+}
+
+// countingConn is a dialed TCP connection that counts the bytes crossing
+// it. It sits below TLS, so the counts are what was on the wire.
+//
+// It embeds the net.Conn interface, not *net.TCPConn, on purpose: that
+// hides ReadFrom and WriteTo, which would let io.Copy bypass the counting.
+type countingConn struct {
+	net.Conn
+	bytes *wireBytes
+	dial  *dialRecord // how the connection was opened
+	epoch time.Time   // origin of lastWrite
+
+	// lastWrite is the stamp of the start of the latest Write. A stamp
+	// taken before the write cannot come late; see exchange.timing.
+	lastWrite atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.bytes.in.Add(int64(n))
+	return n, err
+}
+
+// Write counts p before writing it, and takes back what was not written.
+// Counting afterwards would be too late: the peer can receive the bytes,
+// answer, and the answer be read and the exchange be over before the
+// writing goroutine returns from Write, and the request would be missing
+// from the exchange's count. Only a failed write takes bytes back, which
+// can land in a later exchange's count (see client.Do).
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.lastWrite.Store(stamp(c.epoch))
+	c.bytes.out.Add(int64(len(p)))
+	n, err := c.Conn.Write(p)
+	if n < len(p) {
+		c.bytes.out.Add(int64(n - len(p)))
+	}
+	return n, err
+}
+
+// asCountingConn returns the countingConn under c, which is one or a
+// *tls.Conn over one; nil for any other connection.
+func asCountingConn(c net.Conn) *countingConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	cc, _ := c.(*countingConn)
+	return cc
+}

@@ -1,0 +1,120 @@
+package httpc
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+)
+
+// dialer opens the connections of one client: TCP from one of the local
+// addresses in turn, TLS on top for https, each wrapped to count its bytes
+// and recording its timing into the request it was opened for.
+//
+// net/http dials on a goroutine of its own with a context detached from the
+// request's cancellation, so that an abandoned dial can still serve a later
+// request. The dialer instead dials under the context of the request that
+// asked for the connection: a dial ends with its request, so no connection
+// attempt outlives the request that measured it, and none consumes ports
+// and file descriptors unseen.
+type dialer struct {
+	epoch time.Time
+	bytes *wireBytes
+	tcp   []net.Dialer // one per local address
+	next  atomic.Uint32
+	tls   *tls.Config
+}
+
+func newDialer(opts Options, epoch time.Time, bytes *wireBytes) *dialer {
+	d := &dialer{
+		epoch: epoch,
+		bytes: bytes,
+		tls: &tls.Config{
+			InsecureSkipVerify: opts.InsecureTLS,
+			NextProtos:         []string{"h2", "http/1.1"},
+		},
+	}
+	if len(opts.LocalAddrs) == 0 {
+		d.tcp = []net.Dialer{{Resolver: opts.Resolver}}
+	}
+	for _, ip := range opts.LocalAddrs {
+		d.tcp = append(d.tcp, net.Dialer{Resolver: opts.Resolver, LocalAddr: &net.TCPAddr{IP: ip}})
+	}
+	return d
+}
+
+// dialTCP is the http.Transport's DialContext: it opens plain connections.
+func (d *dialer) dialTCP(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, _, err := d.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return conn, nil
+}
+
+// dialTLS is the http.Transport's DialTLSContext: it opens connections for
+// https and performs the TLS handshake, offering HTTP/2. net/http switches
+// to HTTP/2 when the handshake negotiated it.
+func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, ctx, err := d.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	cfg := d.tls.Clone()
+	cfg.ServerName = host
+	tc := tls.Client(conn, cfg)
+	conn.dial.tlsStart.Store(stamp(d.epoch))
+	err = tc.HandshakeContext(ctx)
+	conn.dial.tlsDone.Store(stamp(d.epoch))
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// dial opens a counting TCP connection to addr. It returns the context the
+// dial ran under, which further handshakes should use.
+func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn, context.Context, error) {
+	rec := &dialRecord{}
+	if rc, _ := ctx.Value(requestKey{}).(*requestCtx); rc != nil {
+		rec.owner = rc
+		rc.lastDial.Store(rec)
+		ctx = rc
+	}
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		DNSStart: func(httptrace.DNSStartInfo) { rec.dnsStart.Store(stamp(d.epoch)) },
+		DNSDone:  func(httptrace.DNSDoneInfo) { rec.dnsDone.Store(stamp(d.epoch)) },
+		ConnectStart: func(string, string) {
+			rec.connStart.CompareAndSwap(0, stamp(d.epoch))
+		},
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				rec.connOK.Store(stamp(d.epoch))
+			} else {
+				rec.connFailed.Store(stamp(d.epoch))
+			}
+		},
+	})
+	conn, err := d.tcpDialer().DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, ctx, err
+	}
+	return &countingConn{Conn: conn, bytes: d.bytes, dial: rec, epoch: d.epoch}, ctx, nil
+}
+
+// tcpDialer returns the dialer for the next connection: the local
+// addresses take turns.
+func (d *dialer) tcpDialer() *net.Dialer {
+	if len(d.tcp) == 1 {
+		return &d.tcp[0]
+	}
+	return &d.tcp[int((d.next.Add(1)-1)%uint32(len(d.tcp)))]
+}

@@ -1,0 +1,115 @@
+package httpc
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// A Request describes one HTTP request of a plan step. It is built once and
+// used for many exchanges, by many virtual users at once: Do only reads it.
+// Call Prepare before sharing it, and do not modify it afterwards.
+type Request struct {
+	Method string      // "" means GET
+	URL    string      // absolute http or https URL
+	Header http.Header // sent as is; a "Host" entry overrides the URL's host
+	Body   []byte      // sent with a Content-Length; nil for none
+
+	// KeepBody keeps the response body in Response.Body, up to
+	// Options.MaxResponseBytes, for checks and captures. Otherwise the body
+	// is read and discarded: it is always read to the end, so that the
+	// timing includes it and the connection can be reused.
+	KeepBody bool
+
+	// Timeout overrides Options.Timeout for this request when not zero.
+	Timeout time.Duration
+
+	// The URL parsed by Prepare, and the string it was parsed from.
+	parsed     *url.URL
+	parsedFrom string
+}
+
+// A Response is what Do returns of an HTTP response. On a failure it holds
+// as much as had arrived: the zero Response if no status line did.
+type Response struct {
+	Status int         // HTTP status code; 0 if none arrived
+	Proto  string      // "HTTP/1.1" or "HTTP/2.0"
+	Header http.Header // response header; nil if none arrived
+
+	// Body is the response body when the Request had KeepBody, nil
+	// otherwise. Truncated reports that the body was longer than
+	// Options.MaxResponseBytes and Body holds only its beginning.
+	Body      []byte
+	Truncated bool
+}
+
+// Prepare checks r and parses its URL once, so that Do need not parse it on
+// every call. A Request that was not prepared still works; Do then parses
+// its URL each time.
+func (r *Request) Prepare() error {
+	u, err := parseURL(r.URL)
+	if err != nil {
+		return err
+	}
+	r.parsed, r.parsedFrom = u, r.URL
+	return nil
+}
+
+// target returns r's parsed URL, parsing it if Prepare has not, or if URL
+// changed since. It never writes to r, which other users may be reading.
+func (r *Request) target() (*url.URL, error) {
+	if r.parsed != nil && r.parsedFrom == r.URL {
+		return r.parsed, nil
+	}
+	return parseURL(r.URL)
+}
+
+func parseURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("request URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("request URL %q: scheme must be http or https", s)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("request URL %q: no host", s)
+	}
+	return u, nil
+}
+
+// noHeader stands in for a nil Request.Header: net/http rejects nil.
+var noHeader = http.Header{}
+
+// httpRequest builds the net/http request for one exchange of r.
+func (r *Request) httpRequest(ctx context.Context, u *url.URL) *http.Request {
+	h := r.Header
+	if h == nil {
+		h = noHeader
+	}
+	hr := &http.Request{
+		Method: r.Method,
+		URL:    u,
+		Header: h,
+		Host:   u.Host,
+	}
+	if host := h["Host"]; len(host) > 0 {
+		hr.Host = host[0]
+	}
+	if hr.Method == "" {
+		hr.Method = http.MethodGet
+	}
+	if len(r.Body) > 0 {
+		// A fresh reader per exchange: the transport may still be writing
+		// the body of one exchange after its response arrived.
+		body := r.Body
+		hr.Body = io.NopCloser(bytes.NewReader(body))
+		hr.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		hr.ContentLength = int64(len(body))
+	}
+	return hr.WithContext(ctx)
+}

@@ -68,30 +68,31 @@ func (o Open) Run(env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	arrivals := make(chan time.Time) // unbuffered: a send succeeds only on a waiting user
+	pool := &idlePool{}
 	var ready sync.WaitGroup
 	n := r.seg.count()
 	for j := range o.Pool(r.seg) {
-		id := j*n + r.seg.Index
-		u := env.NewUser(id)
+		pu := &poolUser{id: j*n + r.seg.Index, arrivals: make(chan time.Time, 1)}
+		pu.u = env.NewUser(pu.id)
+		pool.add(pu) // idle before the start, so no early arrival finds the pool empty
 		r.users.Add(1)
 		ready.Add(1)
-		go r.serve(id, u, arrivals, &ready)
+		go r.serve(pu, pool, &ready)
 	}
 	ready.Wait()
 	if env.Start.IsZero() { // start now that the pool is ready
 		r.start = time.Now()
 		r.out.Started = r.start
 	}
-	interrupted := !r.sleepUntil(r.start) || r.dispatch(sched, arrivals)
+	interrupted := !r.sleepUntil(r.start) || r.dispatch(sched, pool)
 	r.stop(interrupted)
-	close(arrivals)
+	pool.close()
 	return r.wait(o.Grace), nil
 }
 
 // dispatch hands the segment's arrivals to free users until the end of the
 // stages. It reports whether Stop or Abort cut it short.
-func (r *run) dispatch(s *Schedule, arrivals chan<- time.Time) (interrupted bool) {
+func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
 	sh := r.rec.Shard(r.seg.Index)
 	step := int64(r.seg.count())
 	for k := int64(r.seg.Index); k < s.Len(); {
@@ -106,11 +107,11 @@ func (r *run) dispatch(s *Schedule, arrivals chan<- time.Time) (interrupted bool
 		if r.stopping() {
 			return true
 		}
-		select {
-		case arrivals <- due:
+		if pu := pool.take(); pu != nil {
+			pu.arrivals <- due // never blocks: an idle user's channel is empty
 			r.iterations.Add(1)
 			sh.Lag(now.Sub(due))
-		default:
+		} else {
 			r.dropped.Add(1)
 			sh.Dropped(due)
 		}
@@ -119,16 +120,17 @@ func (r *run) dispatch(s *Schedule, arrivals chan<- time.Time) (interrupted bool
 	return !r.sleepUntil(r.at(s.Duration()))
 }
 
-// serve runs user u of the open model's pool: one iteration per arrival
-// until arrivals is closed.
-func (r *run) serve(id int, u User, arrivals <-chan time.Time, ready *sync.WaitGroup) {
+// serve runs one user of the open model's pool: one iteration per arrival
+// until the pool closes, returning to the idle stack after each.
+func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
 	defer r.users.Done()
 	r.rec.AddUsers(1)
 	defer r.rec.AddUsers(-1)
 	ready.Done()
 	var n int64
-	for due := range arrivals {
-		r.iterate(u, Iteration{User: id, N: n, Intended: due})
+	for due := range pu.arrivals {
+		r.iterate(pu.u, Iteration{User: pu.id, N: n, Intended: due})
 		n++
+		pool.put(pu)
 	}
 }

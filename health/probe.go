@@ -45,7 +45,9 @@ func (p *Probe) Sample() metrics.GeneratorPoint {
 		FDs:        openFDs(),
 	}
 	if wall := now.Sub(p.prevWall); wall > 0 {
-		g.CPUPercent = 100 * float64(cpu-p.prevCPU) / float64(wall) / float64(p.cores)
+		// The kernel accounts CPU time in ticks, so a short last interval
+		// can show more than all cores; no process uses more.
+		g.CPUPercent = min(100, 100*float64(cpu-p.prevCPU)/float64(wall)/float64(p.cores))
 	}
 	p.prevWall, p.prevCPU, p.prevPause = now, cpu, ms.PauseTotalNs
 	return g

@@ -1,0 +1,24 @@
+package executor
+
+import (
+	"testing"
+	"time"
+)
+
+// TestOpenUsesFewWarmUsers checks that a light load is served by the few
+// users it needs, most recently idle first, rather than rotating through the
+// whole pool (which would open one connection per pool user).
+func TestOpenUsesFewWarmUsers(t *testing.T) {
+	var j journal
+	o := Open{StartRate: 200, Stages: []Stage{{Duration: time.Second, Target: 200}}, MaxUsers: 100}
+	out, err := o.Run(env(j.users(sleepWork(time.Millisecond))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Iterations != 200 || out.Dropped != 0 {
+		t.Fatalf("%d iterations, %d dropped; want 200, 0", out.Iterations, out.Dropped)
+	}
+	if used := len(j.byUser()); used > 10 {
+		t.Errorf("200 arrivals of 1 ms each used %d of 100 users; want the few needed", used)
+	}
+}

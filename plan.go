@@ -5,6 +5,7 @@
 package surge
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -24,6 +25,14 @@ type Plan struct {
 	// Spec is what the result document records as the plan; builders fill
 	// it with a description whose secrets are redacted.
 	Spec any
+	// Setup, if not nil, runs once before the load starts, with the
+	// recorder that the run's samples go to. An error stops the run before
+	// any load.
+	Setup func(ctx context.Context, rec *metrics.Recorder) error
+	// Warmup is the warm-up period at the start of the run: operations
+	// meant to start in it are kept out of the totals, the endpoints and
+	// the thresholds, and counted in the result's warmup block.
+	Warmup time.Duration
 }
 
 // A Scenario is one journey run by virtual users under one load model.
@@ -39,6 +48,9 @@ type Scenario struct {
 	// Conns is the most connections the scenario may hold at once, for the
 	// generator's pre-flight check of its limits.
 	Conns int
+	// SourceAddrs is the number of local addresses the scenario spreads
+	// its connections over (httpc.Options.LocalAddrs); 0 means one.
+	SourceAddrs int
 	// Describe says in words what load the scenario applies.
 	Describe string
 	// Endpoints names the statistics rows the scenario records into, so
@@ -61,6 +73,12 @@ func (p *Plan) Validate() error {
 		if s.StartAfter < 0 {
 			return fmt.Errorf("scenario %q: start offset %v is negative", s.Name, s.StartAfter)
 		}
+	}
+	if p.Warmup < 0 {
+		return fmt.Errorf("warm-up %v is negative", p.Warmup)
+	}
+	if p.Warmup > 0 && p.Warmup >= p.Duration() {
+		return fmt.Errorf("warm-up %v is not shorter than the run (%v): nothing would be measured", p.Warmup, p.Duration())
 	}
 	names := p.Endpoints()
 	for _, t := range p.Thresholds {
@@ -88,11 +106,17 @@ func (p *Plan) Endpoints() []string {
 // connections the plan may need, and says how to fix it if not. It raises
 // the soft open-files limit to the hard limit on the way.
 func (p *Plan) Preflight() []string {
-	conns := 0
+	conns, addrs := 0, 0
 	for _, s := range p.Scenarios {
 		conns += s.Conns
+		if s.Conns > 0 {
+			// The scenario with the fewest source addresses bounds them all.
+			if a := max(s.SourceAddrs, 1); addrs == 0 || a < addrs {
+				addrs = a
+			}
+		}
 	}
-	return health.CheckConnections(conns, 1)
+	return health.CheckConnections(conns, addrs)
 }
 
 // Duration is the planned length of the run: the latest end of a scenario.

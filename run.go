@@ -49,6 +49,11 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	warnings := p.Preflight()
 
 	rec := metrics.NewRecorder(0)
+	if p.Setup != nil {
+		if err := p.Setup(ctx, rec); err != nil {
+			return nil, fmt.Errorf("setup: %w", err)
+		}
+	}
 	factories := make([]executor.NewUser, len(p.Scenarios))
 	for i, s := range p.Scenarios {
 		factories[i] = s.Users(rec)
@@ -56,6 +61,9 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	start := opts.StartAt
 	if start.IsZero() {
 		start = time.Now()
+	}
+	if p.Warmup > 0 {
+		rec.SetWarmup(start.Add(p.Warmup))
 	}
 	probe := health.NewProbe()
 	rec.Begin(start, probe)
@@ -136,7 +144,9 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		}
 	}
 	res.Generator.Cores = probe.Cores()
-	res.Generator.Warnings = append(warnings, analysis.GeneratorWarnings(res)...)
+	res.Generator.Warnings = warnings
+	analysis.JudgeGenerator(res)
+	res.Collapse = analysis.DetectCollapse(res)
 	analysis.Evaluate(res, p.Thresholds)
 	return res, nil
 }

@@ -42,11 +42,12 @@ func SingleURL(req Request, load executor.Load, thresholds []analysis.Threshold)
 		return nil, err
 	}
 	sc := Scenario{
-		Name:      "default",
-		Load:      load,
-		Conns:     maxUsers(load),
-		Describe:  DescribeLoad(load),
-		Endpoints: []string{name},
+		Name:        "default",
+		Load:        load,
+		Conns:       maxUsers(load),
+		SourceAddrs: len(req.HTTP.LocalAddrs),
+		Describe:    DescribeLoad(load),
+		Endpoints:   []string{name},
 		Users: func(rec *metrics.Recorder) executor.NewUser {
 			ep := rec.Endpoint(name)
 			return func(id int) executor.User {

@@ -10,31 +10,99 @@ import (
 const (
 	busyCPUPercent = 90 // of all cores
 	lateLagMs      = 50 // scheduling lag p99 within one interval
+	runqLagMs      = 50 // Go runtime scheduling latency p99 within one interval
+	// saturatedIntervals is how many intervals a limit must be passed in
+	// before it counts: single intervals come from start-up and shutdown.
+	saturatedIntervals = 2
 )
 
-// GeneratorWarnings says when, from the series of r, the load generator
-// itself was saturated, so that results from then on may describe the
-// generator rather than the server.
-func GeneratorWarnings(r *metrics.Result) []string {
-	var out []string
-	if w := firstRun(r.Series, func(p *metrics.Point) bool { return p.Generator.CPUPercent >= busyCPUPercent }); w != "" {
-		out = append(out, fmt.Sprintf("generator CPU at %d%% or more %s: throughput and latency from then on may be limited by the generator, not the server; use fewer users per process or more machines", busyCPUPercent, w))
+// A generatorRule is one sign of a saturated generator.
+type generatorRule struct {
+	cause string // as in metrics.Saturation.Causes
+	bad   func(*metrics.GeneratorPoint) bool
+	// warning says what it means and what to do; %s is "from Xs on (N s
+	// in all)".
+	warning string
+}
+
+var generatorRules = []generatorRule{
+	{
+		cause:   "cpu",
+		bad:     func(g *metrics.GeneratorPoint) bool { return g.CPUPercent >= busyCPUPercent },
+		warning: fmt.Sprintf("generator CPU at %d%%%% or more %%s: throughput and latency from then on may be limited by the generator, not the server; use fewer users per process or more machines", busyCPUPercent),
+	},
+	{
+		cause:   "lag",
+		bad:     func(g *metrics.GeneratorPoint) bool { return g.LagP99Ms >= lateLagMs },
+		warning: fmt.Sprintf("generator started scheduled work %dms late or more %%s: it could not keep up with the plan", lateLagMs),
+	},
+	{
+		cause:   "runq",
+		bad:     func(g *metrics.GeneratorPoint) bool { return g.RunqP99Ms >= runqLagMs },
+		warning: fmt.Sprintf("generator goroutines waited %dms or more for a CPU %%s: the generator was short of CPU (GOMAXPROCS, a CPU quota or other processes); give it more cores or use more machines", runqLagMs),
+	},
+}
+
+// JudgeGenerator decides, from the series of r, whether the load generator
+// itself was saturated. It sets r.Generator.Saturation, nil when the
+// results are trustworthy throughout, and appends to r.Generator.Warnings
+// one warning per sign of saturation that says from when and what to do.
+func JudgeGenerator(r *metrics.Result) {
+	r.Generator.Saturation = Saturation(r.Series)
+	if r.Generator.Warnings == nil {
+		r.Generator.Warnings = []string{}
 	}
-	if w := firstRun(r.Series, func(p *metrics.Point) bool { return p.Generator.LagP99Ms >= lateLagMs }); w != "" {
-		out = append(out, fmt.Sprintf("generator started scheduled work %dms late or more %s: it could not keep up with the plan", lateLagMs, w))
+	for _, rule := range generatorRules {
+		if w := firstRun(r.Series, rule.bad); w != "" {
+			r.Generator.Warnings = append(r.Generator.Warnings, fmt.Sprintf(rule.warning, w))
+		}
 	}
-	return out
+}
+
+// Saturation returns when and why the generator was saturated in series,
+// or nil if it never was: CPU at 90% or more of its cores, scheduled work
+// started 50 ms or more late (p99), or goroutines waiting 50 ms or more for
+// a CPU (p99), each in at least two intervals.
+func Saturation(series []metrics.Point) *metrics.Saturation {
+	var s *metrics.Saturation
+	saturated := make([]bool, len(series))
+	for _, rule := range generatorRules {
+		var hits []int
+		for i := range series {
+			if rule.bad(&series[i].Generator) {
+				hits = append(hits, i)
+			}
+		}
+		if len(hits) < saturatedIntervals {
+			continue
+		}
+		if s == nil {
+			s = &metrics.Saturation{TrustworthyUntilS: series[hits[0]].T}
+		}
+		s.TrustworthyUntilS = min(s.TrustworthyUntilS, series[hits[0]].T)
+		s.Causes = append(s.Causes, rule.cause)
+		for _, i := range hits {
+			saturated[i] = true
+		}
+	}
+	if s != nil {
+		for i, bad := range saturated {
+			if bad {
+				s.SaturatedS += series[i].DurationS
+			}
+		}
+	}
+	return s
 }
 
 // firstRun describes the intervals where bad holds: from when, and for how
-// many seconds in all. It ignores single intervals, which start-up and
-// shutdown cause.
-func firstRun(series []metrics.Point, bad func(*metrics.Point) bool) string {
+// many seconds in all. It ignores fewer than saturatedIntervals intervals.
+func firstRun(series []metrics.Point, bad func(*metrics.GeneratorPoint) bool) string {
 	var from float64 = -1
 	var seconds float64
 	n := 0
 	for i := range series {
-		if bad(&series[i]) {
+		if bad(&series[i].Generator) {
 			if from < 0 {
 				from = series[i].T
 			}
@@ -42,7 +110,7 @@ func firstRun(series []metrics.Point, bad func(*metrics.Point) bool) string {
 			n++
 		}
 	}
-	if n < 2 {
+	if n < saturatedIntervals {
 		return ""
 	}
 	return fmt.Sprintf("from %.0fs on (%.0f s in all)", from, seconds)

@@ -57,7 +57,12 @@ func CheckConnections(conns, sourceAddrs int) []string {
 		sourceAddrs = 1
 	}
 	if ports, err := EphemeralPorts(); err == nil && conns > ports*sourceAddrs {
-		warns = append(warns, fmt.Sprintf("up to %d connections are planned but one source address has %d ephemeral ports: run `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"` or spread connections with --local-addrs", conns, ports))
+		have := fmt.Sprintf("one source address has %d ephemeral ports", ports)
+		if sourceAddrs > 1 {
+			have = fmt.Sprintf("%d source addresses have %d ephemeral ports each (%d in all)", sourceAddrs, ports, ports*sourceAddrs)
+		}
+		need := (conns + ports - 1) / ports
+		warns = append(warns, fmt.Sprintf("up to %d connections to one destination are planned but %s: run `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over %d or more source addresses with --local-addrs (such as --local-addrs 127.0.0.1-127.0.0.%d for a loopback target)", conns, have, need, min(need, 254)))
 	}
 	return warns
 }

@@ -19,14 +19,16 @@ type Probe struct {
 	prevCPU   time.Duration
 	prevWall  time.Time
 	prevPause uint64
+	prevGC    uint32
+	runq      *runqLatency
 }
 
 // NewProbe returns a Probe whose first interval starts now.
 func NewProbe() *Probe {
-	p := &Probe{cores: runtime.GOMAXPROCS(0), prevWall: time.Now(), prevCPU: processCPU()}
+	p := &Probe{cores: runtime.GOMAXPROCS(0), prevWall: time.Now(), prevCPU: processCPU(), runq: newRunqLatency()}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	p.prevPause = ms.PauseTotalNs
+	p.prevPause, p.prevGC = ms.PauseTotalNs, ms.NumGC
 	return p
 }
 
@@ -43,14 +45,28 @@ func (p *Probe) Sample() metrics.GeneratorPoint {
 		HeapBytes:  ms.HeapAlloc,
 		GCPauseMs:  float64(ms.PauseTotalNs-p.prevPause) / 1e6,
 		FDs:        openFDs(),
+		GCCycles:   int(ms.NumGC - p.prevGC),
+		RunqP99Ms:  p.runq.p99Ms(),
 	}
+	g.GCPauseMaxMs = longestPauseMs(&ms, p.prevGC)
 	if wall := now.Sub(p.prevWall); wall > 0 {
 		// The kernel accounts CPU time in ticks, so a short last interval
 		// can show more than all cores; no process uses more.
 		g.CPUPercent = min(100, 100*float64(cpu-p.prevCPU)/float64(wall)/float64(p.cores))
 	}
-	p.prevWall, p.prevCPU, p.prevPause = now, cpu, ms.PauseTotalNs
+	p.prevWall, p.prevCPU, p.prevPause, p.prevGC = now, cpu, ms.PauseTotalNs, ms.NumGC
 	return g
+}
+
+// longestPauseMs is the longest stop-the-world pause, in milliseconds, of
+// the collections numbered after since; the runtime remembers the last 256.
+func longestPauseMs(ms *runtime.MemStats, since uint32) float64 {
+	ring := uint32(len(ms.PauseNs))
+	var longest uint64
+	for n := ms.NumGC; n > since && ms.NumGC-n < ring; n-- {
+		longest = max(longest, ms.PauseNs[(n+ring-1)%ring])
+	}
+	return float64(longest) / 1e6
 }
 
 // processCPU is the user and system CPU time the process has used.

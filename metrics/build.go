@@ -44,6 +44,12 @@ func (r *Recorder) Result(active time.Duration) *Result {
 	res.Errors = errorStats(&total.counts, r.dropped, perClass)
 	res.Generator = generatorOf(res.Series, r.lag)
 	res.Thresholds = []ThresholdResult{}
+	if !r.warmEnd.IsZero() {
+		w := r.warmup
+		w.DurationS = max(r.warmEnd.Sub(r.start), 0).Seconds()
+		res.Warmup = &w
+	}
+	r.streamResult(res)
 	return res
 }
 
@@ -126,6 +132,9 @@ func generatorOf(series []Point, lag *stats) Generator {
 		spanSum += p.DurationS
 		g.CPUPercentMax = max(g.CPUPercentMax, gp.CPUPercent)
 		g.GCPauseTotalMs += gp.GCPauseMs
+		g.GCPauseMaxMs = max(g.GCPauseMaxMs, gp.GCPauseMaxMs)
+		g.GCCycles += gp.GCCycles
+		g.RunqP99MaxMs = max(g.RunqP99MaxMs, gp.RunqP99Ms)
 		g.GoroutinesMax = max(g.GoroutinesMax, gp.Goroutines)
 		g.HeapBytesMax = max(g.HeapBytesMax, gp.HeapBytes)
 		g.FDsMax = max(g.FDsMax, gp.FDs)

@@ -91,11 +91,25 @@ func Merge(parts ...*Result) (*Result, error) {
 		return nil, err
 	}
 	out.Series = series
+	if err := mergeStreams(out, parts); err != nil {
+		return nil, err
+	}
 	warnings := out.Generator.Warnings
 	out.Generator = generatorOf(series, lag)
 	out.Generator.Cores = parts[0].Generator.Cores
 	if warnings != nil {
 		out.Generator.Warnings = warnings
+	}
+	for _, p := range parts {
+		if w := p.Warmup; w != nil {
+			if out.Warmup == nil {
+				out.Warmup = &Warmup{}
+			}
+			out.Warmup.DurationS = math.Max(out.Warmup.DurationS, w.DurationS)
+			out.Warmup.Requests += w.Requests
+			out.Warmup.Failures += w.Failures
+			out.Warmup.Dropped += w.Dropped
+		}
 	}
 	return out, nil
 }
@@ -194,9 +208,13 @@ func mergeSeries(parts []*Result) ([]Point, error) {
 			g.Goroutines += q.Generator.Goroutines
 			g.HeapBytes += q.Generator.HeapBytes
 			g.GCPauseMs += q.Generator.GCPauseMs
+			g.GCCycles += q.Generator.GCCycles
+			g.GCPauseMaxMs = math.Max(g.GCPauseMaxMs, q.Generator.GCPauseMaxMs)
+			g.RunqP99Ms = math.Max(g.RunqP99Ms, q.Generator.RunqP99Ms)
 			g.FDs += q.Generator.FDs
 			g.LagP99Ms = math.Max(g.LagP99Ms, q.Generator.LagP99Ms)
 			g.LagMaxMs = math.Max(g.LagMaxMs, q.Generator.LagMaxMs)
+			addStreamPoint(&s.p.Streams, q.Streams)
 		}
 	}
 	out := make([]Point, 0, len(slots))

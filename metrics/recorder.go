@@ -35,6 +35,9 @@ type Recorder struct {
 	lag     *stats // only its latency histogram and extremes are used
 	series  []Point
 	live    liveWindow
+	warmup  Warmup // counts of the warm-up period
+	warmEnd time.Time
+	streams streamRecorder // long-lived connections; see streamrecord.go
 
 	stop chan struct{}
 	done chan struct{}
@@ -96,6 +99,18 @@ func (r *Recorder) AddUsers(delta int) { r.users.Add(int64(delta)) }
 
 // AddBusy changes the number of virtual users inside an iteration by delta.
 func (r *Recorder) AddBusy(delta int) { r.busy.Add(int64(delta)) }
+
+// SetWarmup makes the operations meant to start before until the warm-up:
+// the series keeps them, but the run's totals and endpoints leave them out,
+// and the result counts them in its warmup block. Call it before Begin.
+func (r *Recorder) SetWarmup(until time.Time) {
+	r.warmEnd = until
+	for _, s := range r.shards {
+		s.mu.Lock()
+		s.warmUntil = until
+		s.mu.Unlock()
+	}
+}
 
 // Begin starts the collector: from start on, every second it folds the
 // shards into the series. probe, if not nil, is sampled at every interval.
@@ -163,6 +178,15 @@ func (r *Recorder) fold(end time.Time) {
 		r.run[id].merge(ep)
 		all.merge(ep)
 	}
+	for _, ep := range iv.warm {
+		if ep == nil || ep.requests == 0 {
+			continue
+		}
+		all.merge(ep)
+		r.warmup.Requests += ep.requests
+		r.warmup.Failures += ep.failures
+	}
+	r.warmup.Dropped += iv.warmDropped
 	r.dropped += iv.dropped
 	r.lag.latency.Merge(iv.lag)
 	if iv.lag.TotalCount() > 0 {
@@ -177,7 +201,7 @@ func (r *Recorder) fold(end time.Time) {
 		Busy:      r.busy.Load(),
 		Requests:  all.requests,
 		Failures:  all.failures,
-		Dropped:   iv.dropped,
+		Dropped:   iv.dropped + iv.warmDropped,
 		Errors:    errorCounts(&all.counts),
 		Latency:   percentilesOf(all.latency, all.latMinUs, all.latMaxUs),
 	}
@@ -192,6 +216,7 @@ func (r *Recorder) fold(end time.Time) {
 		p.Generator.LagP99Ms = msOf(min(iv.lag.ValueAtPercentile(99), iv.lagMaxUs))
 		p.Generator.LagMaxMs = msOf(iv.lagMaxUs)
 	}
+	r.foldStreams(&p)
 	r.series = append(r.series, p)
 	r.live.push(&p, all)
 	r.liveMu.Lock()

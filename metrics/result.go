@@ -25,6 +25,25 @@ type Result struct {
 	Series        []Point           `json:"series"`
 	Thresholds    []ThresholdResult `json:"thresholds"`
 	Generator     Generator         `json:"generator"`
+	// Warmup, if the plan had a warm-up period, counts the operations the
+	// totals, endpoints and thresholds leave out.
+	Warmup *Warmup `json:"warmup,omitempty"`
+	// Collapse, if not nil, says that the service stopped answering, or
+	// that errors took over, after a peak.
+	Collapse *Collapse `json:"collapse,omitempty"`
+	// Capacity, if not nil, holds a search for the maximum sustainable
+	// load: every step and the verdict.
+	Capacity *Capacity `json:"capacity,omitempty"`
+}
+
+// Warmup counts the operations meant to start in the warm-up period at the
+// beginning of a run. The series includes them; Totals, Endpoints, Errors
+// and the thresholds do not.
+type Warmup struct {
+	DurationS float64 `json:"duration_s"` // the period, from the run's start
+	Requests  int64   `json:"requests"`
+	Failures  int64   `json:"failures"`
+	Dropped   int64   `json:"dropped"`
 }
 
 // Tool names the program that wrote the result.
@@ -82,6 +101,8 @@ type Stats struct {
 	// The histograms, in microseconds, HdrHistogram V2 compressed base64.
 	LatencyHistogram     string `json:"latency_histogram"`
 	ServiceTimeHistogram string `json:"service_time_histogram"`
+	// Streams, if the run had any, summarise its long-lived connections.
+	Streams *StreamStats `json:"streams,omitempty"`
 }
 
 // EndpointStats are the Stats of one named endpoint.
@@ -144,6 +165,8 @@ type Point struct {
 	// LatencyHistogram lets merged results rebuild the point exactly.
 	LatencyHistogram string         `json:"latency_histogram,omitempty"`
 	Generator        GeneratorPoint `json:"generator"`
+	// Streams, once the run has had any, counts its long-lived connections.
+	Streams *StreamPoint `json:"streams,omitempty"`
 }
 
 // GeneratorPoint is the load generator's own state over one interval.
@@ -155,6 +178,13 @@ type GeneratorPoint struct {
 	FDs        int     `json:"fds"`         // open file descriptors; -1 if unknown
 	LagP99Ms   float64 `json:"lag_p99_ms"`  // scheduling lag of work started in the interval
 	LagMaxMs   float64 `json:"lag_max_ms"`
+	// GCCycles and GCPauseMaxMs are the garbage collections that ended in
+	// the interval and the longest of their stop-the-world pauses.
+	GCCycles     int     `json:"gc_cycles"`
+	GCPauseMaxMs float64 `json:"gc_pause_max_ms"`
+	// RunqP99Ms is how long goroutines that were ready to run waited for a
+	// CPU, 99th percentile: the Go runtime's own scheduling latency.
+	RunqP99Ms float64 `json:"runq_p99_ms"`
 }
 
 // Generator summarises the load generator's health over the whole run.
@@ -165,9 +195,17 @@ type Generator struct {
 	Lag            Percentiles `json:"lag_ms"`
 	LagHistogram   string      `json:"lag_histogram"`
 	GCPauseTotalMs float64     `json:"gc_pause_total_ms"`
+	GCPauseMaxMs   float64     `json:"gc_pause_max_ms"`
+	GCCycles       int         `json:"gc_cycles"`
+	RunqP99MaxMs   float64     `json:"runq_p99_max_ms"` // the worst interval's RunqP99Ms
 	GoroutinesMax  int         `json:"goroutines_max"`
 	HeapBytesMax   uint64      `json:"heap_bytes_max"`
 	FDsMax         int         `json:"fds_max"`
+	// Saturation, if not nil, says that the generator itself was the
+	// bottleneck for part of the run, so that results from then on may
+	// describe the generator rather than the server. Nil means the results
+	// are trustworthy throughout.
+	Saturation *Saturation `json:"saturation,omitempty"`
 	// Warnings say when and why results may not be trustworthy because the
 	// generator itself was the bottleneck.
 	Warnings []string `json:"warnings"`

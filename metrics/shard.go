@@ -17,6 +17,14 @@ type Shard struct {
 	dropped int64
 	lag     *hdr.PackedHistogram
 	lagMax  int64 // µs
+
+	// Operations meant to start before warmUntil are warm-up: they go to
+	// warm and warmDropped instead (see Recorder.SetWarmup).
+	warmUntil   time.Time
+	warm        []*shardEndpoint
+	warmDropped int64
+
+	streams shardStreams // long-lived connections; see streamrecord.go
 }
 
 // shardEndpoint is one endpoint's interval in a shard. Histograms are sparse
@@ -29,22 +37,31 @@ type shardEndpoint struct {
 // Record adds one operation's measurement.
 func (s *Shard) Record(smp *Sample) {
 	latUs, svcUs := micros(smp.Latency()), micros(smp.ServiceTime())
+	intended := smp.Intended
+	if intended.IsZero() {
+		intended = smp.Start
+	}
 	s.mu.Lock()
-	ep := s.endpoint(smp.Endpoint)
+	eps := &s.eps
+	if intended.Before(s.warmUntil) {
+		eps = &s.warm
+	}
+	ep := endpointIn(eps, smp.Endpoint)
 	ep.add(smp, latUs, svcUs)
 	_ = ep.latency.RecordValue(latUs)
 	_ = ep.service.RecordValue(svcUs)
 	s.mu.Unlock()
 }
 
-func (s *Shard) endpoint(id EndpointID) *shardEndpoint {
-	for int(id) >= len(s.eps) {
-		s.eps = append(s.eps, nil)
+// endpointIn returns endpoint id of *eps, growing it on first use.
+func endpointIn(eps *[]*shardEndpoint, id EndpointID) *shardEndpoint {
+	for int(id) >= len(*eps) {
+		*eps = append(*eps, nil)
 	}
-	ep := s.eps[id]
+	ep := (*eps)[id]
 	if ep == nil {
 		ep = &shardEndpoint{latency: newPacked(), service: newPacked()}
-		s.eps[id] = ep
+		(*eps)[id] = ep
 	}
 	return ep
 }
@@ -53,7 +70,11 @@ func (s *Shard) endpoint(id EndpointID) *shardEndpoint {
 // sent; intended is when it should have started.
 func (s *Shard) Dropped(intended time.Time) {
 	s.mu.Lock()
-	s.dropped++
+	if intended.Before(s.warmUntil) {
+		s.warmDropped++
+	} else {
+		s.dropped++
+	}
 	s.mu.Unlock()
 }
 
@@ -74,24 +95,33 @@ func (s *Shard) Lag(d time.Duration) {
 func (s *Shard) drainInto(iv *interval) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id, ep := range s.eps {
-		if ep == nil || ep.requests == 0 {
-			continue
-		}
-		dst := iv.endpoint(EndpointID(id))
-		dst.counts.merge(&ep.counts)
-		ep.latency.MergeInto(dst.latency)
-		ep.service.MergeInto(dst.service)
-		ep.counts.reset()
-		ep.latency.Reset()
-		ep.service.Reset()
-	}
+	drainEndpoints(s.eps, &iv.eps)
+	drainEndpoints(s.warm, &iv.warm)
 	iv.dropped += s.dropped
 	s.dropped = 0
+	iv.warmDropped += s.warmDropped
+	s.warmDropped = 0
 	if s.lag != nil {
 		s.lag.MergeInto(iv.lag)
 		s.lag.Reset()
 		iv.lagMaxUs = max(iv.lagMaxUs, s.lagMax)
 		s.lagMax = 0
+	}
+}
+
+// drainEndpoints moves the shard's endpoints eps into the interval's dst and
+// empties them.
+func drainEndpoints(eps []*shardEndpoint, dst *[]*stats) {
+	for id, ep := range eps {
+		if ep == nil || ep.requests == 0 {
+			continue
+		}
+		d := statsIn(dst, EndpointID(id))
+		d.counts.merge(&ep.counts)
+		ep.latency.MergeInto(d.latency)
+		ep.service.MergeInto(d.service)
+		ep.counts.reset()
+		ep.latency.Reset()
+		ep.service.Reset()
 	}
 }

@@ -31,27 +31,34 @@ type interval struct {
 	dropped  int64
 	lag      *hdr.Histogram
 	lagMaxUs int64
+
+	// Warm-up operations, by EndpointID, and drops.
+	warm        []*stats
+	warmDropped int64
 }
 
 func newInterval() *interval { return &interval{lag: newHist()} }
 
-func (iv *interval) endpoint(id EndpointID) *stats {
-	for int(id) >= len(iv.eps) {
-		iv.eps = append(iv.eps, nil)
+// statsIn returns endpoint id of *eps, growing it on first use.
+func statsIn(eps *[]*stats, id EndpointID) *stats {
+	for int(id) >= len(*eps) {
+		*eps = append(*eps, nil)
 	}
-	if iv.eps[id] == nil {
-		iv.eps[id] = newStats()
+	if (*eps)[id] == nil {
+		(*eps)[id] = newStats()
 	}
-	return iv.eps[id]
+	return (*eps)[id]
 }
 
 func (iv *interval) reset() {
-	for _, ep := range iv.eps {
-		if ep != nil {
-			ep.reset()
+	for _, eps := range [][]*stats{iv.eps, iv.warm} {
+		for _, ep := range eps {
+			if ep != nil {
+				ep.reset()
+			}
 		}
 	}
-	iv.dropped = 0
+	iv.dropped, iv.warmDropped = 0, 0
 	iv.lag.Reset()
 	iv.lagMaxUs = 0
 }

@@ -1,5 +1,6 @@
 // Package report presents results to people: the end-of-test summary and the
-// live progress line in the terminal.
+// live progress line in the terminal, the self-contained HTML report, CSV
+// and Markdown exports, and the comparison of runs.
 package report
 
 import (
@@ -34,6 +35,7 @@ func Summary(w io.Writer, r *metrics.Result) {
 	timing(w, r)
 	errorsTable(w, r)
 	thresholds(w, r)
+	findings(w, r)
 	generator(w, r)
 }
 
@@ -41,9 +43,9 @@ func endpoints(w io.Writer, r *metrics.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Endpoint\tRequests\tFailures\tRPS\tp50\tp90\tp95\tp99\tmax\t")
 	row := func(name string, s *metrics.Stats) {
-		l := s.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", name, s.Requests,
-			failures(s.Failures, s.Requests), s.RPS, Ms(l.P50), Ms(l.P90), Ms(l.P95), Ms(l.P99), Ms(l.Max))
+		c := cellsOf(s)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, c.Requests,
+			c.Failures, c.RPS, c.P50, c.P90, c.P95, c.P99, c.Max)
 	}
 	for i := range r.Endpoints {
 		row(r.Endpoints[i].Name, &r.Endpoints[i].Stats)
@@ -55,8 +57,8 @@ func endpoints(w io.Writer, r *metrics.Result) {
 	if r.Totals.Dropped > 0 {
 		fmt.Fprintf(w, "Dropped arrivals: %d (never sent: no free virtual user)\n", r.Totals.Dropped)
 	}
-	fmt.Fprintf(w, "Error rate %.2f%% · %s in, %s out · service time p50 %s, p99 %s (latency counts from the intended start)\n",
-		100*r.Totals.ErrorRate, Bytes(r.Totals.BytesIn), Bytes(r.Totals.BytesOut), Ms(r.Totals.ServiceTime.P50), Ms(r.Totals.ServiceTime.P99))
+	fmt.Fprintf(w, "Error rate %s · %s in, %s out · service time p50 %s, p99 %s (latency counts from the intended start)\n",
+		percent(r.Totals.ErrorRate), Bytes(r.Totals.BytesIn), Bytes(r.Totals.BytesOut), Ms(r.Totals.ServiceTime.P50), Ms(r.Totals.ServiceTime.P99))
 }
 
 func failures(f, n int64) string {
@@ -107,16 +109,7 @@ func thresholds(w io.Writer, r *metrics.Result) {
 		if !t.OK {
 			mark = "FAIL"
 		}
-		actual := fmt.Sprintf("%g", t.Actual)
-		switch t.Unit {
-		case "ms":
-			actual = Ms(t.Actual)
-		case "%":
-			actual = fmt.Sprintf("%.2f%%", t.Actual)
-		case "/s":
-			actual = fmt.Sprintf("%.1f/s", t.Actual)
-		}
-		fmt.Fprintf(w, "  %s  %-30s actual %s", mark, t.Expr, actual)
+		fmt.Fprintf(w, "  %s  %-30s actual %s", mark, t.Expr, thresholdActual(&t))
 		if t.Note != "" {
 			fmt.Fprintf(w, " (%s)", t.Note)
 		}
@@ -124,13 +117,31 @@ func thresholds(w io.Writer, r *metrics.Result) {
 	}
 }
 
+// thresholdActual formats the measured value of a threshold in its unit.
+func thresholdActual(t *metrics.ThresholdResult) string {
+	switch t.Unit {
+	case "ms":
+		return Ms(t.Actual)
+	case "%":
+		return fmt.Sprintf("%.2f%%", t.Actual)
+	case "/s":
+		return fmt.Sprintf("%.1f/s", t.Actual)
+	}
+	return fmt.Sprintf("%g", t.Actual)
+}
+
 func generator(w io.Writer, r *metrics.Result) {
-	g := r.Generator
-	fmt.Fprintf(w, "\nGenerator: CPU %.0f%% mean, %.0f%% max of %d cores · scheduling lag p99 %s, max %s · GC pauses %s · dropped %d\n",
-		g.CPUPercentMean, g.CPUPercentMax, g.Cores, Ms(g.Lag.P99), Ms(g.Lag.Max), Ms(g.GCPauseTotalMs), r.Totals.Dropped)
-	for _, warn := range g.Warnings {
+	fmt.Fprintf(w, "\nGenerator: %s\n", generatorLine(r))
+	for _, warn := range r.Generator.Warnings {
 		fmt.Fprintf(w, "  WARNING: %s\n", warn)
 	}
+}
+
+// generatorLine describes the generator's health in one line.
+func generatorLine(r *metrics.Result) string {
+	g := r.Generator
+	return fmt.Sprintf("CPU %.0f%% mean, %.0f%% max of %d cores · scheduling lag p99 %s, max %s · GC pauses %s · dropped %d",
+		g.CPUPercentMean, g.CPUPercentMax, g.Cores, Ms(g.Lag.P99), Ms(g.Lag.Max), Ms(g.GCPauseTotalMs), r.Totals.Dropped)
 }
 
 // Ms formats milliseconds the way people read durations.

@@ -1,55 +1,43 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"net/http"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/report"
 )
 
 // runFlags are the flags of `surge run`, as typed.
 type runFlags struct {
-	url         string
-	method      string
-	headers     []string
-	body        string
-	users       int
-	rate        string
-	duration    time.Duration
-	stages      string
-	maxUsers    int
-	think       string
-	timeout     time.Duration
-	grace       time.Duration
-	noKeepAlive bool
-	insecure    bool
-	out         string
-	thresholds  []string
-	quiet       bool
+	requestFlags
+	users      int
+	rate       string
+	duration   time.Duration
+	stages     string
+	maxUsers   int
+	think      string
+	grace      time.Duration
+	out        string
+	report     string // the HTML report to write
+	thresholds []string
+	quiet      bool
 }
 
 func newRunCmd() *cobra.Command {
 	var f runFlags
+	var ff fileFlags
 	cmd := &cobra.Command{
-		Use:   "run --url URL (--users N | --rate R) --duration D [flags]",
-		Short: "Run a load test against one URL",
+		Use:   "run (FILE | --url URL (--users N | --rate R) --duration D) [flags]",
+		Short: "Run a load test: a scenario file, or one URL",
 		Long: `Run a load test and print a summary; --out writes the full result document.
 
 Two load models:
@@ -63,6 +51,11 @@ Two load models:
 --stages ramps either model: targets are users, or arrivals per second when
 --rate is given (then --rate is the starting rate).
 
+With a scenario FILE (see docs/scenarios.md), --target, --scenario and --env
+apply, and --users, --rate, --duration and --think override the file:
+--users and --rate set every scenario's peak, keeping its shape, and
+--duration rescales the whole plan's timeline.
+
 Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 4 interrupted (Ctrl-C or SIGTERM; the result is still written).`,
 		Example: `  surge run --url http://127.0.0.1:8080/ --users 50 --duration 30s
@@ -72,31 +65,34 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
   surge run --url http://127.0.0.1:8080/ --rate 0 --stages '1m:500,5m:500' --max-users 2000
   surge run -X POST -H 'Content-Type: application/json' --body @payload.json \
       --url http://127.0.0.1:8080/api/v1/logs --users 10 --duration 1m`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				plan, err := buildFilePlan(args[0], &f, &ff, cmd.Flags().Changed)
+				if err != nil {
+					return fileErrors(err)
+				}
+				return executeTo(cmd, plan, f.out, f.report, f.quiet)
+			}
 			plan, err := buildRunPlan(&f, cmd.Flags().Changed)
 			if err != nil {
 				return &codeError{code: exitInvalid, err: err}
 			}
-			return execute(cmd, plan, f.out, f.quiet)
+			return executeTo(cmd, plan, f.out, f.report, f.quiet)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.url, "url", "", "the URL to load (http:// or https://)")
-	fs.StringVarP(&f.method, "method", "X", "GET", "HTTP method")
-	fs.StringArrayVarP(&f.headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
-	fs.StringVar(&f.body, "body", "", "request body, or @FILE to read it from a file")
+	f.requestFlags.register(fs)
+	ff.register(fs)
 	fs.IntVar(&f.users, "users", 0, "closed model: number of virtual users")
 	fs.StringVar(&f.rate, "rate", "", "open model: arrival rate such as 2000, 2000/s or 100/1m")
 	fs.DurationVar(&f.duration, "duration", 0, "how long to apply the load, such as 30s or 5m")
 	fs.StringVar(&f.stages, "stages", "", "ramps as duration:target pairs, such as '30s:100,2m:100,10s:0'")
 	fs.IntVar(&f.maxUsers, "max-users", 0, "open model: size of the user pool (default: the peak rate per second, at least 100)")
 	fs.StringVar(&f.think, "think", "", "closed model: rest between iterations, fixed (1s) or a range (1s..3s)")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "timeout of one request, including reading the body")
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end, how long requests in flight may finish before they are interrupted")
-	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "open a new connection for every request")
-	fs.BoolVar(&f.insecure, "insecure", false, "do not verify TLS certificates")
 	fs.StringVar(&f.out, "out", "", "write the result document (JSON) to this file")
+	fs.StringVar(&f.report, "report", "", "write the HTML report to this file")
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
 	return cmd
@@ -105,44 +101,17 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 // buildRunPlan turns the flags into a plan, or says what is wrong with them.
 // changed reports whether a flag was given.
 func buildRunPlan(f *runFlags, changed func(string) bool) (*surge.Plan, error) {
-	if f.url == "" {
-		return nil, errors.New("--url is required, such as --url http://127.0.0.1:8080/")
+	req, err := f.request()
+	if err != nil {
+		return nil, err
 	}
 	load, err := buildLoad(f, changed)
 	if err != nil {
 		return nil, err
 	}
-	if f.timeout <= 0 {
-		return nil, fmt.Errorf("--timeout %v must be positive", f.timeout)
-	}
-	header := http.Header{}
-	for _, h := range f.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--header %q: want 'Name: value'", h)
-		}
-		header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
-	}
-	body := []byte(f.body)
-	if name, ok := strings.CutPrefix(f.body, "@"); ok {
-		if body, err = os.ReadFile(name); err != nil {
-			return nil, fmt.Errorf("--body @%s: %w", name, err)
-		}
-	}
-	var ths []analysis.Threshold
-	for _, expr := range f.thresholds {
-		t, err := analysis.ParseThreshold(expr)
-		if err != nil {
-			return nil, err
-		}
-		ths = append(ths, t)
-	}
-	req := surge.Request{
-		Method: strings.ToUpper(f.method),
-		URL:    f.url,
-		Header: header,
-		Body:   body,
-		HTTP:   httpc.Options{Timeout: f.timeout, NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure},
+	ths, err := parseThresholds(f.thresholds)
+	if err != nil {
+		return nil, err
 	}
 	plan, err := surge.SingleURL(req, load, ths)
 	if err != nil {
@@ -255,33 +224,15 @@ func trimPkg(err error) error {
 // execute runs plan with signal handling and progress, prints the summary,
 // writes the result and turns the verdict into an exit code.
 func execute(cmd *cobra.Command, plan *surge.Plan, out string, quiet bool) error {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	abort := make(chan struct{})
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	stderr := cmd.ErrOrStderr()
-	go func() {
-		sig, ok := <-sigs
-		if !ok {
-			return
-		}
-		fmt.Fprintf(stderr, "\nsurge: %v: stopping; requests in flight may finish within the grace period (again to abort now)\n", sig)
-		cancel(fmt.Errorf("interrupted by %v", sig))
-		if _, ok := <-sigs; ok {
-			fmt.Fprintln(stderr, "surge: aborting requests in flight")
-			close(abort)
-		}
-	}()
+	return executeTo(cmd, plan, out, "", quiet)
+}
 
-	opts := surge.Options{Abort: abort}
-	if !quiet {
-		opts.Progress = stderr
-		if f, ok := stderr.(*os.File); ok {
-			opts.TTY = term.IsTerminal(int(f.Fd()))
-		}
-	}
+// executeTo is execute that also writes the HTML report to reportPath, if
+// it is not empty.
+func executeTo(cmd *cobra.Command, plan *surge.Plan, out, reportPath string, quiet bool) error {
+	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
+	defer release()
+	stderr := cmd.ErrOrStderr()
 	for _, w := range plan.Preflight() {
 		fmt.Fprintln(stderr, "surge: warning:", w)
 	}
@@ -295,6 +246,12 @@ func execute(cmd *cobra.Command, plan *surge.Plan, out string, quiet bool) error
 			return &codeError{code: exitError, err: err}
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "\nResult written to %s\n", out)
+	}
+	if reportPath != "" {
+		if err := report.WriteHTML(reportPath, res); err != nil {
+			return &codeError{code: exitError, err: err}
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "Report written to %s\n", reportPath)
 	}
 	return verdict(res)
 }

@@ -23,9 +23,13 @@ type dialer struct {
 	epoch time.Time
 	bytes *wireBytes
 	tcp   []net.Dialer // one per local address
-	next  atomic.Uint32
 	tls   *tls.Config
 }
+
+// nextLocal picks the local address of the next connection. It is shared by
+// all clients, so that the connections of all virtual users together take
+// turns over the addresses, even when each user opens only one.
+var nextLocal atomic.Uint32
 
 func newDialer(opts Options, epoch time.Time, bytes *wireBytes) *dialer {
 	d := &dialer{
@@ -111,10 +115,10 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn,
 }
 
 // tcpDialer returns the dialer for the next connection: the local
-// addresses take turns.
+// addresses take turns across all clients.
 func (d *dialer) tcpDialer() *net.Dialer {
 	if len(d.tcp) == 1 {
 		return &d.tcp[0]
 	}
-	return &d.tcp[int((d.next.Add(1)-1)%uint32(len(d.tcp)))]
+	return &d.tcp[int((nextLocal.Add(1)-1)%uint32(len(d.tcp)))]
 }

@@ -1,0 +1,44 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+func TestJudgeGenerator(t *testing.T) {
+	var pts []metrics.Point
+	for i := range 10 {
+		g := metrics.GeneratorPoint{CPUPercent: 40, LagP99Ms: 1}
+		if i >= 6 {
+			g.CPUPercent = 97
+		}
+		if i == 7 || i == 9 {
+			g.LagP99Ms = 80
+		}
+		if i == 2 { // one bad second alone does not count
+			g.RunqP99Ms = 120
+		}
+		pts = append(pts, metrics.Point{T: float64(i), DurationS: 1, Generator: g})
+	}
+	r := &metrics.Result{Series: pts, Generator: metrics.Generator{Warnings: []string{"pre-flight"}}}
+	JudgeGenerator(r)
+	s := r.Generator.Saturation
+	if s == nil {
+		t.Fatal("no saturation")
+	}
+	if s.TrustworthyUntilS != 6 || s.SaturatedS != 4 || strings.Join(s.Causes, ",") != "cpu,lag" {
+		t.Errorf("saturation %+v; want trustworthy until 6s, 4 s saturated, causes cpu and lag", s)
+	}
+	w := r.Generator.Warnings
+	if len(w) != 3 || w[0] != "pre-flight" || !strings.Contains(w[1], "CPU at 90% or more from 6s on (4 s in all)") || !strings.Contains(w[2], "50ms late or more from 7s on (2 s in all)") {
+		t.Errorf("warnings %q", w)
+	}
+
+	healthy := &metrics.Result{Series: pts[:6]}
+	JudgeGenerator(healthy)
+	if healthy.Generator.Saturation != nil || len(healthy.Generator.Warnings) != 0 {
+		t.Errorf("healthy generator judged saturated: %+v", healthy.Generator)
+	}
+}

@@ -1,0 +1,342 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+	"github.com/surge-load/surge/report"
+	"github.com/surge-load/surge/scenario"
+	"github.com/surge-load/surge/scenario/yamlfile"
+	"github.com/surge-load/surge/search"
+)
+
+// findMaxFlags are the flags of `surge find-max`, as typed.
+type findMaxFlags struct {
+	requestFlags
+	model      string
+	users      string
+	rate       string
+	start      string
+	factor     float64
+	add        string
+	step       time.Duration
+	warmup     time.Duration
+	budget     time.Duration
+	max        string
+	maxUsers   int
+	think      string
+	grace      time.Duration
+	thresholds []string
+	out        string
+	quiet      bool
+}
+
+func newFindMaxCmd() *cobra.Command {
+	var f findMaxFlags
+	var ff fileFlags
+	cmd := &cobra.Command{
+		Use:   "find-max [FILE | --url URL] (--users N | --rate R) [flags]",
+		Short: "Find the maximum load a URL sustains, and why the next level fails",
+		Long: `Step the load up, judge every step against the objectives (--threshold,
+by default p95<1000ms and errors<1%), then narrow between the last good and
+the first bad level within the budget. The first --warmup of every step is
+not judged. The verdict names the maximum sustainable load, with its
+throughput and p95, and why the next level failed: the latency objective,
+the error objective (with the dominant error), a throughput plateau (the
+service is saturated and queueing), or the service stopped answering. When
+the generator itself saturated, the verdict is inconclusive: it never blames
+the service for the generator.
+
+Levels are users (closed model, --users N starts at N) or arrivals per
+second (open model, --rate R starts at R). With a scenario FILE, each level
+is every scenario's peak (as --users and --rate of surge run FILE set it) and
+the file's timeline is fitted to the step; the file's thresholds are the
+objectives unless --threshold is given. See docs/find-max.md.
+
+Exit codes: 0 a verdict was reached, 1 error or inconclusive (the generator
+saturated), 2 invalid input, 4 interrupted (the result is still written).`,
+		Example: `  surge find-max --url http://127.0.0.1:8080/ --rate 50 --step-duration 10s --warmup 2s --budget 3m
+  surge find-max --url http://127.0.0.1:8080/api --users 10 --step-add 10 --max 200 \
+      --threshold 'p95<500ms' --threshold 'errors<0.5%' --out capacity.json
+  surge find-max examples/logs-endless.yaml --users 10 --step-duration 30s --warmup 5s`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := ""
+			if len(args) == 1 {
+				path = args[0]
+			}
+			cfg, err := buildSearch(&f, &ff, path, cmd.Flags().Changed)
+			if err != nil {
+				return fileErrors(err)
+			}
+			return findMax(cmd, cfg, f.out, f.quiet)
+		},
+	}
+	fs := cmd.Flags()
+	f.requestFlags.register(fs)
+	ff.register(fs)
+	fs.StringVar(&f.model, "model", "", "what a level counts: users (closed model) or rate (open model); --users and --rate set it")
+	fs.StringVar(&f.users, "users", "", "closed model, starting at this many virtual users")
+	fs.StringVar(&f.rate, "rate", "", "open model, starting at this arrival rate, such as 50 or 50/s")
+	fs.StringVar(&f.start, "start", "", "the first level, with --model")
+	fs.Float64Var(&f.factor, "step-factor", 0, "multiply the level by this each step (default 2)")
+	fs.StringVar(&f.add, "step-add", "", "add this to the level each step, instead of --step-factor")
+	fs.DurationVar(&f.step, "step-duration", search.DefaultStep, "how long each level is held")
+	fs.DurationVar(&f.warmup, "warmup", 2*time.Second, "the start of each step that is not judged")
+	fs.DurationVar(&f.budget, "budget", search.DefaultBudget, "the most time the whole search may take")
+	fs.StringVar(&f.max, "max", "", "the highest level to try (default: no limit but the budget)")
+	fs.IntVar(&f.maxUsers, "max-users", 0, "open model: the user pool of each step (default: twice the rate, at least 100)")
+	fs.StringVar(&f.think, "think", "", "closed model: rest between iterations, fixed (1s) or a range (1s..3s)")
+	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end of each step, how long requests in flight may finish before they are interrupted")
+	fs.StringArrayVar(&f.thresholds, "threshold", nil, "objective every step must meet, such as 'p95<500ms' or 'errors<1%' (repeatable; default p95<1000ms and errors<1%)")
+	fs.StringVar(&f.out, "out", "", "write the result document, holding the capacity table, to this file")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
+	return cmd
+}
+
+// buildSearch turns the flags into a search of the URL or, if path is not
+// empty, of the scenario file at path, or says what is wrong with them.
+// changed reports whether a flag was given.
+func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(string) bool) (search.Config, error) {
+	var cfg search.Config
+	var req surge.Request
+	var err error
+	if path == "" {
+		if req, err = f.request(); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Model, err = f.loadModel(changed); err != nil {
+		return cfg, err
+	}
+	level := func(flag, s string) (float64, error) {
+		if cfg.Model == search.Rate {
+			r, err := executor.ParseRate(s)
+			if err != nil {
+				return 0, fmt.Errorf("--%s: %w", flag, trimPkg(err))
+			}
+			return r, nil
+		}
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || n != math.Trunc(n) || math.IsInf(n, 0) {
+			return 0, fmt.Errorf("--%s %q: want a whole number of users", flag, s)
+		}
+		return n, nil
+	}
+	startFlag, start := "start", f.start
+	switch {
+	case changed("users"):
+		startFlag, start = "users", f.users
+	case changed("rate"):
+		startFlag, start = "rate", f.rate
+	}
+	if cfg.Start, err = level(startFlag, start); err != nil {
+		return cfg, err
+	}
+	if cfg.Start <= 0 {
+		return cfg, fmt.Errorf("--%s %s: the first level must be positive", startFlag, start)
+	}
+	if changed("step-factor") && changed("step-add") {
+		return cfg, errors.New("choose --step-factor or --step-add, not both")
+	}
+	cfg.Factor = f.factor
+	if changed("step-factor") && f.factor <= 1 {
+		return cfg, fmt.Errorf("--step-factor %v must be more than 1", f.factor)
+	}
+	if changed("step-add") {
+		if cfg.Add, err = level("step-add", f.add); err != nil {
+			return cfg, err
+		}
+		if cfg.Add <= 0 {
+			return cfg, fmt.Errorf("--step-add %s must be positive", f.add)
+		}
+	}
+	if changed("max") {
+		if cfg.Max, err = level("max", f.max); err != nil {
+			return cfg, err
+		}
+		if cfg.Max < cfg.Start {
+			return cfg, fmt.Errorf("--max %s is below the first level %s", f.max, start)
+		}
+	}
+	switch {
+	case f.step <= 0:
+		return cfg, fmt.Errorf("--step-duration %v must be positive", f.step)
+	case f.warmup < 0:
+		return cfg, fmt.Errorf("--warmup %v must not be negative", f.warmup)
+	case f.warmup >= f.step:
+		return cfg, fmt.Errorf("--warmup %v must be shorter than --step-duration %v, or nothing is judged", f.warmup, f.step)
+	case f.budget < f.step:
+		return cfg, fmt.Errorf("--budget %v is shorter than one step (--step-duration %v)", f.budget, f.step)
+	case f.grace < 0:
+		return cfg, fmt.Errorf("--grace %v must not be negative", f.grace)
+	}
+	cfg.Step, cfg.Warmup, cfg.Budget = f.step, f.warmup, f.budget
+	if cfg.Objectives, err = parseThresholds(f.thresholds); err != nil {
+		return cfg, err
+	}
+	if path != "" {
+		var objectives []analysis.Threshold
+		if cfg.Build, objectives, err = f.fileBuilder(path, ff, cfg.Model, changed); err != nil {
+			return cfg, err
+		}
+		if len(cfg.Objectives) == 0 {
+			cfg.Objectives = objectives
+		}
+	} else if cfg.Build, err = f.builder(req, cfg.Model, changed); err != nil {
+		return cfg, err
+	}
+	// Build the first plan now, so that a bad URL is reported as such.
+	if _, err := cfg.Build(cfg.Start, cfg.Step); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// fileBuilder returns the search's Build for the scenario file at path,
+// and the file's thresholds.
+func (f *findMaxFlags) fileBuilder(path string, ff *fileFlags, model search.Model, changed func(string) bool) (search.Build, []analysis.Threshold, error) {
+	for _, name := range append(singleOnly, "think") {
+		if changed(name) {
+			return nil, nil, fmt.Errorf("--%s applies to a single-URL search; with a scenario file, set it in the file", name)
+		}
+	}
+	env, err := parseEnv(ff.env)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := scenario.Options{
+		Target:    ff.target,
+		Scenarios: ff.scenarios,
+		Env:       env,
+		HTTP:      httpc.Options{NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure},
+	}
+	if f.localAddrs != "" {
+		if opts.HTTP.LocalAddrs, err = httpc.ParseLocalAddrs(f.localAddrs); err != nil {
+			return nil, nil, fmt.Errorf("--local-addrs: %w", err)
+		}
+		if err := httpc.CheckLocalAddrs(opts.HTTP.LocalAddrs); err != nil {
+			return nil, nil, fmt.Errorf("--local-addrs: %w", err)
+		}
+	}
+	plan, err := yamlfile.Load(path, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	load := func(o scenario.Options) (*surge.Plan, error) { return yamlfile.Load(path, o) }
+	return search.Compiled(model, opts, load), plan.Thresholds, nil
+}
+
+// loadModel picks the model from --model, --users and --rate.
+func (f *findMaxFlags) loadModel(changed func(string) bool) (search.Model, error) {
+	users, rate, start := changed("users"), changed("rate"), changed("start")
+	switch {
+	case users && rate:
+		return "", errors.New("choose --users (closed model) or --rate (open model), not both")
+	case start && (users || rate):
+		return "", errors.New("--users and --rate give the first level; drop --start")
+	case users:
+		if changed("model") && f.model != string(search.Users) {
+			return "", fmt.Errorf("--users is the closed model, not --model %s", f.model)
+		}
+		return search.Users, nil
+	case rate:
+		if changed("model") && f.model != string(search.Rate) {
+			return "", fmt.Errorf("--rate is the open model, not --model %s", f.model)
+		}
+		return search.Rate, nil
+	case !changed("model"):
+		return "", errors.New("choose a load: --users N (closed model) or --rate R (open model), the first level")
+	case !start:
+		return "", errors.New("--model needs --start, the first level")
+	}
+	switch m := search.Model(f.model); m {
+	case search.Users, search.Rate:
+		return m, nil
+	}
+	return "", fmt.Errorf("--model %q: want users or rate", f.model)
+}
+
+// builder returns the search's Build: a single-URL plan holding a level.
+func (f *findMaxFlags) builder(req surge.Request, model search.Model, changed func(string) bool) (search.Build, error) {
+	if model == search.Rate && changed("think") {
+		return nil, errors.New("--think applies to the closed model (--users); the open model's pace is the rate")
+	}
+	if model == search.Users && changed("max-users") {
+		return nil, errors.New("--max-users sizes the open model's pool; use it with --rate")
+	}
+	if changed("max-users") && f.maxUsers < 1 {
+		return nil, fmt.Errorf("--max-users %d must be at least 1", f.maxUsers)
+	}
+	var think func(*rand.Rand) time.Duration
+	if f.think != "" {
+		var err error
+		if think, err = parseThink(f.think); err != nil {
+			return nil, err
+		}
+	}
+	grace := f.grace
+	return func(level float64, d time.Duration) (*surge.Plan, error) {
+		hold := []executor.Stage{{Duration: d, Target: level}}
+		var load executor.Load = executor.Closed{Start: int(level), Stages: hold, Think: think, Grace: grace}
+		if model == search.Rate {
+			pool := f.maxUsers
+			if pool == 0 {
+				pool = max(100, int(math.Ceil(2*level)))
+			}
+			load = executor.Open{StartRate: level, Stages: hold, MaxUsers: pool, Grace: grace}
+		}
+		return surge.SingleURL(req, load, nil)
+	}, nil
+}
+
+// findMax runs the search with signal handling and progress, prints the
+// capacity table, writes the result and turns the verdict into an exit
+// code.
+func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) error {
+	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
+	defer release()
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	top := cfg.Start
+	if cfg.Max > 0 {
+		top = cfg.Max
+	}
+	if plan, err := cfg.Build(top, cfg.Step); err == nil {
+		for _, w := range plan.Preflight() {
+			fmt.Fprintf(stderr, "surge: warning: at %s: %s\n", report.Level(string(cfg.Model), top), w)
+		}
+	}
+	cfg.Options = opts
+	cfg.OnStep = func(st metrics.CapacityStep) {
+		fmt.Fprintln(stdout, report.CapacityStepLine(string(cfg.Model), &st))
+	}
+	res, err := search.Run(ctx, cfg)
+	if err != nil {
+		return &codeError{code: exitError, err: err}
+	}
+	report.CapacityTable(stdout, res.Capacity)
+	if out != "" {
+		if err := res.WriteFile(out); err != nil {
+			return &codeError{code: exitError, err: err}
+		}
+		fmt.Fprintf(stdout, "\nResult written to %s (surge report %s prints the summary of the step at the maximum)\n", out, out)
+	}
+	switch res.Capacity.Verdict.Reason {
+	case metrics.ReasonInterrupted:
+		return &codeError{code: exitInterrupted, err: errors.New("the search was interrupted; the table covers what was measured")}
+	case metrics.ReasonGenerator:
+		return &codeError{code: exitError, err: errors.New("inconclusive: the generator saturated, so no capacity of the service was measured")}
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package executor
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Burst is a recurring burst: at the start and then every Every until
+// Length, Size arrivals at once, such as "every 10m, 100 at once". Each
+// arrival starts one iteration on a free user of a pool of Size users
+// created before the start, and its Intended time is the time of its burst,
+// so latency counts from the burst however long the generator takes to hand
+// the arrivals out. As in the open model, an arrival that finds every user
+// busy (still serving an earlier burst) is dropped and counted with
+// metrics.Shard.Dropped, never queued.
+//
+// Arrivals are numbered globally: arrival j of burst b is b*Size+j. A
+// segment of a split plan takes the arrivals k with k%Count == Index and a
+// pool of ceil(Size/Count) users, whose global ids are i*Count+Index.
+type Burst struct {
+	Every  time.Duration // the period of the bursts
+	Size   int           // arrivals per burst
+	Length time.Duration // no burst starts at or after Length
+	// Grace is how long iterations in flight at the end may take to finish
+	// before they are interrupted.
+	Grace time.Duration
+}
+
+// maxBurst bounds Burst.Size.
+const maxBurst = 1_000_000
+
+// Validate reports whether b is a well-formed plan.
+func (b Burst) Validate() error {
+	switch {
+	case b.Every <= 0:
+		return fmt.Errorf("executor: burst period %v is not positive", b.Every)
+	case b.Size < 1 || b.Size > maxBurst:
+		return fmt.Errorf("executor: burst size %d is not between 1 and %d", b.Size, maxBurst)
+	case b.Length <= 0:
+		return fmt.Errorf("executor: length %v is not positive", b.Length)
+	case b.Grace < 0:
+		return fmt.Errorf("executor: grace %v is negative", b.Grace)
+	}
+	return nil
+}
+
+// Duration returns Length, the length of the run.
+func (b Burst) Duration() time.Duration { return b.Length }
+
+// Bursts returns how many bursts the plan has.
+func (b Burst) Bursts() int64 {
+	if b.Every <= 0 || b.Length <= 0 {
+		return 0
+	}
+	return int64((b.Length-1)/b.Every) + 1
+}
+
+// Pool returns the number of users segment s creates: ceil(Size/Count).
+func (b Burst) Pool(s Segment) int {
+	n := s.count()
+	return (b.Size + n - 1) / n
+}
+
+// String says in words what load b applies.
+func (b Burst) String() string {
+	return fmt.Sprintf("bursts of %d every %v for %v", b.Size, b.Every, b.Length)
+}
+
+// Run runs the plan; see Load.
+//
+// A user counts itself free before it waits for an arrival, so the
+// dispatcher knows without racing whether an arrival will be taken: the
+// whole first burst finds the pool ready even when it is due at once.
+func (b Burst) Run(env Env) (Outcome, error) {
+	if err := b.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	r, err := newRun(env)
+	if err != nil {
+		return Outcome{}, err
+	}
+	p := &burstPool{arrivals: make(chan time.Time)}
+	var ready sync.WaitGroup
+	n := r.seg.count()
+	for i := range b.Pool(r.seg) {
+		id := i*n + r.seg.Index
+		u := env.NewUser(id)
+		r.users.Add(1)
+		ready.Add(1)
+		go p.serve(r, id, u, &ready)
+	}
+	ready.Wait()
+	if env.Start.IsZero() { // start now that the pool is ready
+		r.start = time.Now()
+		r.out.Started = r.start
+	}
+	interrupted := !r.sleepUntil(r.start) || p.dispatch(r, b)
+	r.stop(interrupted)
+	close(p.arrivals)
+	return r.wait(b.Grace), nil
+}
+
+// A burstPool is the users of a running Burst model.
+type burstPool struct {
+	arrivals chan time.Time
+	free     atomic.Int64 // users committed to taking the next arrival
+}
+
+// dispatch hands out the segment's arrivals burst by burst until the end.
+// It reports whether Stop or Abort cut it short.
+func (p *burstPool) dispatch(r *run, b Burst) (interrupted bool) {
+	sh := r.rec.Shard(r.seg.Index)
+	n := r.seg.count()
+	for burst := range int(b.Bursts()) {
+		due := r.at(time.Duration(burst) * b.Every)
+		if !r.sleepUntil(due) {
+			return true
+		}
+		for k := r.seg.first(burst * b.Size); k < (burst+1)*b.Size; k += n {
+			if r.stopping() {
+				return true
+			}
+			if p.free.Add(-1) < 0 {
+				p.free.Add(1)
+				r.dropped.Add(1)
+				sh.Dropped(due)
+				continue
+			}
+			p.arrivals <- due // a free user is receiving or about to
+			r.iterations.Add(1)
+			sh.Lag(time.Since(due))
+		}
+	}
+	return !r.sleepUntil(r.at(b.Length))
+}
+
+// serve runs user u of the pool: one iteration per arrival until the
+// arrivals end.
+func (p *burstPool) serve(r *run, id int, u User, ready *sync.WaitGroup) {
+	defer r.users.Done()
+	r.rec.AddUsers(1)
+	defer r.rec.AddUsers(-1)
+	p.free.Add(1)
+	ready.Done()
+	for n := int64(0); ; n++ {
+		due, ok := <-p.arrivals
+		if !ok {
+			return
+		}
+		r.iterate(u, Iteration{User: id, N: n, Intended: due})
+		p.free.Add(1)
+	}
+}

@@ -1,0 +1,396 @@
+package sse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/netdial"
+)
+
+// A stream is the state of one subscription while it runs. Streams are
+// pooled by their Client; everything but the buffers is reset per
+// subscription.
+type stream struct {
+	c   *Client
+	buf []byte // the read buffer; the request is composed in it too
+	p   Parser
+	b   body
+	cnt netdial.Counter
+	t   netdial.Timing
+
+	// The subscription.
+	req     *Request
+	prep    *prepared
+	rec     Recording
+	holdEnd time.Time // zero if no hold
+	total   int64     // events over all connections
+
+	// The connection.
+	start     time.Time // when connecting began
+	lastEvent time.Time
+	events    int64
+}
+
+// begin readies s for a subscription of req.
+func (s *stream) begin(req *Request, prep *prepared, rec Recording) {
+	s.req, s.prep, s.rec = req, prep, rec
+	s.total = 0
+	s.holdEnd = time.Time{}
+	if req.Hold > 0 {
+		s.holdEnd = time.Now().Add(req.Hold)
+	}
+	s.p.Reset()
+	s.p.retry, s.p.hasRetry = 0, false
+	s.p.Comments = 0
+	id := prep.lastEventID
+	if req.LastEventID != "" {
+		id = req.LastEventID
+	}
+	s.p.SetLastEventID([]byte(id))
+}
+
+// finish drops the references s holds before it returns to the pool.
+func (s *stream) finish() {
+	s.req, s.prep, s.rec = nil, nil, Recording{}
+}
+
+// outcome is how one connection ended.
+type outcome struct {
+	opened bool // the response was an event stream
+	status int
+	end    metrics.StreamEnd
+	class  errclass.Class
+	err    error
+}
+
+// aLongTimeAgo is a deadline in the past: setting it unblocks a read.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// connect makes one connection of the subscription, holds its stream
+// until it ends, and records it.
+func (s *stream) connect(ctx context.Context, resumed bool, intended time.Time) outcome {
+	s.start = time.Now()
+	s.events = 0
+	s.cnt.In.Store(0)
+	s.cnt.Out.Store(0)
+	smp := metrics.Sample{Endpoint: s.rec.Endpoint, Intended: intended, Start: s.start}
+	st := metrics.Stream{Endpoint: s.rec.Endpoint, Start: s.start, Resumed: resumed}
+
+	timeout := s.req.Timeout
+	if timeout <= 0 {
+		timeout = s.c.opts.Timeout
+	}
+	deadline := s.start.Add(timeout)
+	dctx, cancel := context.WithDeadlineCause(ctx, deadline, &timeoutError{after: timeout})
+	conn, phase, err := s.c.dial.Dial(dctx, s.prep.addr, s.prep.secure, s.prep.serverName, &s.cnt, &s.t)
+	if err != nil {
+		err = contextCause(dctx, err)
+	}
+	cancel()
+	if err != nil {
+		return s.failed(&smp, &st, phase, err)
+	}
+	defer conn.Close()
+	// A cancelled ctx unblocks whatever the connection waits for.
+	defer context.AfterFunc(ctx, func() { _ = conn.SetDeadline(aLongTimeAgo) })()
+	_ = conn.SetDeadline(deadline)
+
+	sendStart := time.Now()
+	if err := s.send(conn); err != nil {
+		return s.failed(&smp, &st, errclass.PhaseRequest, fmt.Errorf("sending request: %w", s.cause(ctx, err)))
+	}
+	sent := time.Now()
+	h, rest, err := s.readHead(conn)
+	got := time.Now()
+	smp.Timing = metrics.Timing{DNS: s.t.DNS, Connect: s.t.Connect, TLS: s.t.TLS, Send: sent.Sub(sendStart), Wait: got.Sub(sent)}
+	if err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			err = io.ErrUnexpectedEOF
+		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
+			err = fmt.Errorf("%w (%v)", &timeoutError{after: timeout}, err)
+		}
+		return s.failed(&smp, &st, errclass.PhaseRequest, fmt.Errorf("awaiting response headers: %w", s.cause(ctx, err)))
+	}
+	smp.End, smp.Status = got, h.status
+	smp.BytesOut = s.cnt.Out.Load()
+	smp.BytesIn = s.cnt.In.Load() - int64(len(rest))
+	if h.status != 200 || !h.eventStream {
+		return s.rejected(&smp, &st, &h)
+	}
+	s.record(&smp)
+	st.Opened = true
+	st.Connect = s.t.DNS + s.t.Connect + s.t.TLS
+	st.Headers = got.Sub(s.start)
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamOpened(&st)
+	}
+
+	s.b.reset(&h)
+	s.p.Reset()
+	out := s.consume(rest)
+	if out.end == "" {
+		out = s.read(ctx, conn, deadline)
+	}
+	out.status, out.opened = h.status, true
+	st.End = out.end
+	st.BytesIn = s.cnt.In.Load() - smp.BytesIn
+	st.BytesOut = s.cnt.Out.Load() - smp.BytesOut
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamEnded(&st)
+	}
+	return out
+}
+
+// send writes the request, composed in the read buffer when it fits.
+func (s *stream) send(conn net.Conn) error {
+	b := append(s.buf[:0], s.prep.head...)
+	if id := s.p.LastEventID(); len(id) > 0 {
+		b = append(b, "Last-Event-ID: "...)
+		b = append(b, id...)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
+	body := s.req.Body
+	if len(b)+len(body) <= cap(s.buf) {
+		b, body = append(b, body...), nil
+	}
+	if _, err := conn.Write(b); err != nil {
+		return err
+	}
+	if len(body) > 0 {
+		_, err := conn.Write(body)
+		return err
+	}
+	return nil
+}
+
+// readHead reads the response header, skipping informational responses,
+// and returns it with the bytes of the body that came with it. A header
+// longer than the read buffer is read into a temporary larger one.
+func (s *stream) readHead(conn net.Conn) (h responseHead, rest []byte, err error) {
+	buf, n, scanned := s.buf, 0, 0
+	for {
+		if n == len(buf) {
+			if n >= maxHeaderBytes {
+				return h, nil, fmt.Errorf("%w: longer than %d bytes", errMalformedHead, maxHeaderBytes)
+			}
+			bigger := make([]byte, min(2*len(buf), maxHeaderBytes))
+			copy(bigger, buf[:n])
+			buf = bigger
+		}
+		m, rerr := conn.Read(buf[n:])
+		n += m
+		if end := headEnd(buf[:n], scanned); end >= 0 {
+			if err := parseHead(buf[:end], &h); err != nil {
+				return h, nil, err
+			}
+			if h.status >= 100 && h.status < 200 && h.status != 101 {
+				n = copy(buf, buf[end:n])
+				scanned = 0
+				continue
+			}
+			return h, buf[end:n], nil
+		}
+		scanned = max(n-3, 0)
+		if rerr != nil {
+			return h, nil, rerr
+		}
+	}
+}
+
+// rejected records a response that is not an event stream.
+func (s *stream) rejected(smp *metrics.Sample, st *metrics.Stream, h *responseHead) outcome {
+	class := errclass.FromStatus(h.status)
+	var err error
+	switch {
+	case class != errclass.None:
+		err = fmt.Errorf("status %d", h.status)
+	case h.status != 200:
+		class, err = errclass.Check, fmt.Errorf("status %d: not an event stream", h.status)
+	default:
+		class, err = errclass.Check, fmt.Errorf("Content-Type %q: not text/event-stream", h.contentType)
+	}
+	smp.Class = class
+	if class == errclass.Check {
+		smp.Err = err
+	}
+	s.record(smp)
+	st.End = metrics.EndHTTPError
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamEnded(st)
+	}
+	return outcome{status: h.status, end: metrics.EndHTTPError, class: class, err: err}
+}
+
+// failed records a connection that failed before its response headers.
+func (s *stream) failed(smp *metrics.Sample, st *metrics.Stream, phase errclass.Phase, err error) outcome {
+	if smp.End.IsZero() {
+		smp.End = time.Now()
+		smp.Timing = metrics.Timing{DNS: s.t.DNS, Connect: s.t.Connect, TLS: s.t.TLS}
+	}
+	smp.BytesIn, smp.BytesOut = s.cnt.In.Load(), s.cnt.Out.Load()
+	smp.Class, smp.Err = errclass.Classify(err, phase), err
+	s.record(smp)
+	st.End = metrics.StreamEndOf(smp.Class)
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamEnded(st)
+	}
+	return outcome{end: st.End, class: smp.Class, err: err}
+}
+
+func (s *stream) record(smp *metrics.Sample) {
+	if s.rec.Shard != nil {
+		s.rec.Shard.Record(smp)
+	}
+}
+
+// read reads the stream until it ends. headDeadline is the deadline the
+// connection has on entry.
+func (s *stream) read(ctx context.Context, conn net.Conn, headDeadline time.Time) outcome {
+	idle := s.req.IdleTimeout
+	set := headDeadline
+	for {
+		dl := s.holdEnd
+		if idle > 0 {
+			if t := time.Now().Add(idle); dl.IsZero() || t.Before(dl) {
+				dl = t
+			}
+		}
+		if !dl.Equal(set) {
+			_ = conn.SetReadDeadline(dl)
+			set = dl
+		}
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		n, err := conn.Read(s.buf)
+		if n > 0 {
+			if out := s.consume(s.buf[:n]); out.end != "" {
+				return out
+			}
+		}
+		if err != nil {
+			return s.readFailed(ctx, err)
+		}
+	}
+}
+
+// readFailed says how a stream whose read failed with err ended.
+func (s *stream) readFailed(ctx context.Context, err error) outcome {
+	switch {
+	case ctx.Err() != nil:
+		return interrupted(ctx)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		if !s.holdEnd.IsZero() && !time.Now().Before(s.holdEnd) {
+			return outcome{end: metrics.EndHeld}
+		}
+		return outcome{end: metrics.EndTimeout, class: errclass.Timeout,
+			err: fmt.Errorf("reading stream: no data for %v", s.req.IdleTimeout)}
+	case errors.Is(err, io.EOF):
+		return outcome{end: metrics.EndServerClosed, class: errclass.Closed, err: errServerClosed}
+	}
+	class := errclass.Classify(err, errclass.PhaseRequest)
+	return outcome{end: metrics.StreamEndOf(class), class: class, err: fmt.Errorf("reading stream: %w", err)}
+}
+
+func interrupted(ctx context.Context) outcome {
+	return outcome{end: metrics.EndInterrupted, class: errclass.Interrupted, err: context.Cause(ctx)}
+}
+
+// consume parses the body bytes p. It returns the zero outcome while the
+// stream goes on.
+func (s *stream) consume(p []byte) outcome {
+	for !s.b.done && len(p) > 0 {
+		data, rest, err := s.b.next(p)
+		if err != nil {
+			return outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
+		}
+		p = rest
+		for len(data) > 0 {
+			n, ev, err := s.p.Feed(data)
+			data = data[n:]
+			if err != nil {
+				return outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
+			}
+			if ev != nil && s.event(ev) {
+				return outcome{end: metrics.EndHeld}
+			}
+		}
+	}
+	if s.b.done {
+		return outcome{end: metrics.EndServerClosed, class: errclass.Closed, err: errServerClosed}
+	}
+	return outcome{}
+}
+
+// event measures and records one event; it reports whether the
+// subscription has what it waited for.
+func (s *stream) event(ev *Event) bool {
+	now := time.Now()
+	se := metrics.StreamEvent{At: now, First: s.events == 0}
+	if se.First {
+		se.Since = now.Sub(s.start)
+	} else {
+		se.Since = now.Sub(s.lastEvent)
+	}
+	if f := s.req.SentAt; f != nil {
+		if t, ok := f(ev.Data); ok {
+			se.Delay, se.HasDelay = now.Sub(t), true
+		}
+	}
+	s.lastEvent = now
+	s.events++
+	s.total++
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamEvent(s.rec.Endpoint, &se)
+	}
+	if f := s.req.OnEvent; f != nil {
+		f(ev)
+	}
+	if f := s.req.Until; f != nil && f(ev) {
+		return true
+	}
+	return s.req.Events > 0 && s.total >= s.req.Events
+}
+
+// cause returns why ctx ended if it did, since that is why the connection
+// failed, and err otherwise.
+func (s *stream) cause(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// timeoutError is the cause of a connection that did not get its response
+// headers within the timeout. It is a net.Error with Timeout true, so
+// errclass.Classify classes it by the phase it fired in.
+type timeoutError struct{ after time.Duration }
+
+func (e *timeoutError) Error() string   { return "timed out after " + e.after.String() }
+func (e *timeoutError) Timeout() bool   { return true }
+func (e *timeoutError) Temporary() bool { return true }
+
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// contextCause returns why ctx ended if err is a consequence of it, and
+// err otherwise.
+func contextCause(ctx context.Context, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	cause := context.Cause(ctx)
+	var te *timeoutError
+	if errors.As(cause, &te) {
+		return fmt.Errorf("%w (%v)", cause, err)
+	}
+	return cause
+}

@@ -1,0 +1,441 @@
+/* surge report page: draws a report or a comparison from the JSON data
+ * section of this file (id "surge-data"). Numbers in tables are the strings
+ * the data section holds, the same the terminal summary prints; the script
+ * only lays them out, sorts tables and draws the charts with uPlot. */
+(function () {
+  "use strict";
+
+  var CHART_HEIGHT = 260;
+  var charts = [];
+
+  // Colours: a calm palette, green for success, red for failure.
+  var C = {
+    ok: "#2a9d8f", failed: "#d62839", dropped: "#f4a261",
+    p50: "#4c78a8", p95: "#f58518", p99: "#d62839", max: "#8c8c8c",
+    users: "#4c78a8", busy: "#9ecae9", offered: "#b279a2",
+    cpu: "#4c78a8", lag: "#f58518"
+  };
+  var PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#d62839", "#b279a2", "#72b7b2", "#9d755d", "#e6b800", "#ff9da6", "#79706e"];
+
+  // el builds an element: el("td", {class: "n"}, "text" or [children]).
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (attrs[k] == null || attrs[k] === false) return;
+        if (k === "class") e.className = attrs[k];
+        else e.setAttribute(k, attrs[k]);
+      });
+    }
+    if (children == null) return e;
+    if (!Array.isArray(children)) children = [children];
+    children.forEach(function (c) {
+      if (c == null) return;
+      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    });
+    return e;
+  }
+
+  // Formatting for axes and hover values. ms mirrors report.Ms.
+  function ms(v) {
+    if (v == null || isNaN(v)) return "–";
+    if (v === 0) return "0";
+    var a = Math.abs(v);
+    if (a >= 10000) return (v / 1000).toFixed(1) + "s";
+    if (a >= 1000) return (v / 1000).toFixed(2) + "s";
+    if (a >= 100) return v.toFixed(0) + "ms";
+    if (a >= 10) return v.toFixed(1) + "ms";
+    if (a >= 1) return v.toFixed(2) + "ms";
+    return (v * 1000).toFixed(0) + "µs";
+  }
+  function num(v) {
+    if (v == null || isNaN(v)) return "–";
+    var a = Math.abs(v);
+    if (a >= 1e6) return +(v / 1e6).toFixed(2) + "M";
+    if (a >= 1e4) return +(v / 1e3).toFixed(1) + "k";
+    if (a >= 100) return v.toFixed(0);
+    if (a >= 10) return +v.toFixed(1) + "";
+    return +v.toFixed(2) + "";
+  }
+  function dur(s) {
+    if (s == null || isNaN(s)) return "–";
+    var out = "", neg = s < 0;
+    s = Math.abs(s);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = Math.round((s % 60) * 10) / 10;
+    if (sec === 60) { m++; sec = 0; }
+    if (h) out += h + "h";
+    if (m) out += m + "m";
+    if (sec || !out) out += sec + "s";
+    return (neg ? "-" : "") + out;
+  }
+  function formatter(unit) {
+    if (unit === "ms") return ms;
+    if (unit === "%") return function (v) { return v == null || isNaN(v) ? "–" : +v.toFixed(2) + "%"; };
+    if (unit === "users") return function (v) { return v == null || isNaN(v) ? "–" : num(v); };
+    return function (v) { return v == null || isNaN(v) ? "–" : num(v) + " " + unit; };
+  }
+  function axisFormatter(unit) {
+    if (unit === "ms") return ms;
+    if (unit === "%") return function (v) { return v == null ? "" : +v.toFixed(2) + "%"; };
+    return function (v) { return v == null ? "" : num(v); };
+  }
+  function fromZero(u, min, max) {
+    return [0, max != null && max > 0 ? max * 1.08 : 1];
+  }
+  function anyPositive(values) {
+    for (var i = 0; i < values.length; i++) if (values[i] > 0) return true;
+    return false;
+  }
+
+  // chart draws a line chart into parent. spec: {title, x, yLabel, unit,
+  // series: [{label, values, color, dash, fill, width, scale, unit}],
+  // y2: {label, unit}, note}.
+  function chart(parent, spec) {
+    var fig = el("figure", { class: "chart", "data-chart": spec.key || spec.title });
+    fig.appendChild(el("figcaption", null, spec.title));
+    var plot = el("div", { class: "plot" });
+    fig.appendChild(plot);
+    if (spec.note) fig.appendChild(el("p", { class: "note" }, spec.note));
+    parent.appendChild(fig);
+    var gridStroke = "rgba(0,0,0,0.07)";
+    var axes = [
+      { label: "time since start", values: function (u, vals) { return vals.map(dur); },
+        stroke: "#555", grid: { stroke: gridStroke }, ticks: { stroke: gridStroke } },
+      { label: spec.yLabel, values: function (u, vals) { return vals.map(axisFormatter(spec.unit)); },
+        size: 64, stroke: "#555", grid: { stroke: gridStroke }, ticks: { stroke: gridStroke } }
+    ];
+    var scales = { x: { time: false }, y: { range: fromZero } };
+    if (spec.y2) {
+      axes.push({ scale: "y2", side: 1, label: spec.y2.label, size: 64, stroke: "#555",
+        values: function (u, vals) { return vals.map(axisFormatter(spec.y2.unit)); }, grid: { show: false } });
+      scales.y2 = { range: fromZero };
+    }
+    var series = [{ label: "time", value: function (u, v) { return dur(v); } }];
+    spec.series.forEach(function (s) {
+      var f = formatter(s.unit || spec.unit);
+      series.push({
+        label: s.label, stroke: s.color, width: s.width || 2, dash: s.dash, fill: s.fill,
+        scale: s.scale || "y", spanGaps: false,
+        value: function (u, v) { return f(v); }
+      });
+    });
+    var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
+    var u = new uPlot({
+      width: Math.max(plot.clientWidth, 300), height: CHART_HEIGHT,
+      cursor: { sync: { key: spec.sync || "surge" }, drag: { x: true, y: false } },
+      legend: { live: true },
+      scales: scales, axes: axes, series: series
+    }, data, plot);
+    charts.push({ u: u, plot: plot });
+    return u;
+  }
+
+  window.addEventListener("resize", function () {
+    charts.forEach(function (c) { c.u.setSize({ width: Math.max(c.plot.clientWidth, 300), height: CHART_HEIGHT }); });
+  });
+
+  // table builds a table. cols: [{label, key (for sorting), num, cell(row) → string|node, title}].
+  function table(cols, rows, opts) {
+    opts = opts || {};
+    var t = el("table", { class: "data" + (opts.sortable ? " sortable" : ""), "data-table": opts.name });
+    var wrap = el("div", { class: "scroll" }, t);
+    var tr = el("tr");
+    cols.forEach(function (c, i) {
+      var th = el("th", { class: c.num ? "n" : null, title: c.title, scope: "col" }, c.label);
+      if (opts.sortable && c.sort) {
+        th.tabIndex = 0;
+        th.addEventListener("click", function () { sortBy(t, cols, i); });
+        th.addEventListener("keydown", function (e) { if (e.key === "Enter") sortBy(t, cols, i); });
+      }
+      tr.appendChild(th);
+    });
+    t.appendChild(el("thead", null, tr));
+    var body = el("tbody");
+    rows.forEach(function (r) { body.appendChild(rowOf(cols, r)); });
+    t.appendChild(body);
+    if (opts.foot && opts.foot.length) {
+      var foot = el("tfoot");
+      opts.foot.forEach(function (r) { foot.appendChild(rowOf(cols, r)); });
+      t.appendChild(foot);
+    }
+    return wrap;
+  }
+  function rowOf(cols, r) {
+    var tr = el("tr");
+    tr._row = r;
+    cols.forEach(function (c) {
+      var v = c.cell(r);
+      var td = el("td", { class: (c.num ? "n " : "") + (c.cls ? c.cls(r) || "" : "") });
+      if (v != null && typeof v === "object") td.appendChild(v); else td.textContent = v == null ? "" : v;
+      tr.appendChild(td);
+    });
+    return tr;
+  }
+  function sortBy(t, cols, i) {
+    var c = cols[i], ths = t.tHead.rows[0].cells;
+    var dir = ths[i].getAttribute("aria-sort") === "descending" ? "ascending" : "descending";
+    for (var k = 0; k < ths.length; k++) ths[k].removeAttribute("aria-sort");
+    ths[i].setAttribute("aria-sort", dir);
+    var body = t.tBodies[0];
+    var trs = Array.prototype.slice.call(body.rows);
+    trs.sort(function (a, b) {
+      var x = c.sort(a._row), y = c.sort(b._row), r;
+      if (typeof x === "string") r = x.localeCompare(y); else r = x - y;
+      return dir === "ascending" ? r : -r;
+    });
+    trs.forEach(function (tr) { body.appendChild(tr); });
+  }
+
+  function section(app, title, id) {
+    var s = el("section", { id: id });
+    s.appendChild(el("h2", null, title));
+    app.appendChild(s);
+    return s;
+  }
+  function meta(pairs) {
+    var dl = el("dl", { class: "meta" });
+    pairs.forEach(function (p) {
+      if (p[1] == null || p[1] === "") return;
+      dl.appendChild(el("div", null, [el("dt", null, p[0]), el("dd", null, String(p[1]))]));
+    });
+    return dl;
+  }
+
+  // The report of one run.
+  function renderReport(d, app) {
+    var run = d.run;
+    app.appendChild(el("header", null, [
+      el("p", { class: "kicker" }, "surge report"),
+      el("h1", null, run.title),
+      meta([["Scenario", run.scenario], ["Target", run.target], ["Load model", run.load], ["Started", run.start],
+        ["Duration", run.duration + (run.interrupted ? " (interrupted)" : "")], ["Tool", run.tool], ["Generator host", run.host],
+        ["Run", run.id], ["Segments", run.segments > 1 ? "merged from " + run.segments : null]])
+    ]));
+
+    // Verdict.
+    var v = d.verdict;
+    var verdict = el("section", { id: "verdict", class: "verdict " + v.status });
+    verdict.appendChild(el("h2", null, v.headline));
+    if (v.thresholds.length) {
+      verdict.appendChild(el("ul", { class: "thresholds" }, v.thresholds.map(function (t) {
+        return el("li", { class: t.ok ? "pass" : "fail" }, [
+          el("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"), " ", el("code", null, t.expr),
+          " actual " + t.actual + (t.note ? " (" + t.note + ")" : "")]);
+      })));
+    }
+    var g = v.generator;
+    var gen = el("div", { class: "generator " + (g.healthy ? "healthy" : "warn") }, [
+      el("strong", null, g.healthy ? "Generator healthy: " : "Generator under strain: "), g.text]);
+    if (g.warnings.length) gen.appendChild(el("ul", null, g.warnings.map(function (w) { return el("li", null, w); })));
+    verdict.appendChild(gen);
+    app.appendChild(verdict);
+
+    // Key figures.
+    var t = d.totals;
+    app.appendChild(el("section", { class: "figures", id: "figures" }, [
+      ["Requests", t.text.requests], ["Throughput", t.text.rps, "req/s"], ["Error rate", t.error_rate],
+      ["p50", t.text.p50], ["p95", t.text.p95], ["p99", t.text.p99], ["max", t.text.max]
+    ].map(function (f) {
+      return el("div", { class: "figure" }, [el("span", { class: "label" }, f[0]),
+        el("span", { class: "value" }, [f[1], f[2] ? el("small", null, " " + f[2]) : null])]);
+    })));
+
+    // Charts.
+    var ch = d.charts, x = ch.t;
+    var cs = section(app, "Over time", "charts");
+    var grid = el("div", { class: "charts" });
+    cs.appendChild(grid);
+    if (ch.intervals > x.length) {
+      cs.insertBefore(el("p", { class: "note" }, ch.intervals + " intervals drawn as " + x.length + " points of " + ch.step_s +
+        " s each: rates are averaged over each point, p50–p99 averaged weighted by requests, max and users are the highest in it."), grid);
+    }
+    if (!x.length) {
+      grid.appendChild(el("p", { class: "empty" }, "This result has no per-second series to draw."));
+    } else {
+      var load = [{ label: "users", values: ch.users, color: C.users, fill: "rgba(76,120,168,0.08)" },
+        { label: "busy", values: ch.busy, color: C.busy }];
+      var loadSpec = { key: "load", title: ch.open_model ? "Load: arrival rate and users" : "Load: virtual users", x: x, yLabel: "users", unit: "users", series: load };
+      if (ch.open_model) {
+        load.push({ label: "arrivals (sent + dropped)", values: ch.offered_s, color: C.offered, scale: "y2", unit: "/s" });
+        loadSpec.y2 = { label: "arrivals per second", unit: "/s" };
+      }
+      chart(grid, loadSpec);
+      var tput = [{ label: "ok", values: ch.ok_s, color: C.ok, fill: "rgba(42,157,143,0.12)" },
+        { label: "failed", values: ch.failed_s, color: C.failed }];
+      if (anyPositive(ch.dropped_s)) tput.push({ label: "dropped", values: ch.dropped_s, color: C.dropped, dash: [6, 4] });
+      chart(grid, { key: "throughput", title: "Throughput: requests per second, ok and failed", x: x, yLabel: "requests per second", unit: "req/s", series: tput });
+      chart(grid, { key: "latency", title: "Latency (from the intended start)", x: x, yLabel: "latency", unit: "ms", series: [
+        { label: "p50", values: ch.p50_ms, color: C.p50 },
+        { label: "p95", values: ch.p95_ms, color: C.p95 },
+        { label: "p99", values: ch.p99_ms, color: C.p99 },
+        { label: "max", values: ch.max_ms, color: C.max, dash: [4, 4], width: 1.5 }] });
+      if (ch.errors.length) {
+        chart(grid, { key: "errors", title: "Errors by class", x: x, yLabel: "errors per second", unit: "/s",
+          series: ch.errors.map(function (e, i) { return { label: e.class, values: e.values, color: errorColour(e.class, i) }; }) });
+      } else {
+        chart(grid, { key: "errors", title: "Errors by class: none", x: x, yLabel: "errors per second", unit: "/s",
+          series: [{ label: "errors", values: x.map(function () { return 0; }), color: C.ok }] });
+      }
+      chart(grid, { key: "generator", title: "Generator: CPU and scheduling lag", x: x, yLabel: "CPU, % of all cores", unit: "%",
+        y2: { label: "lag p99", unit: "ms" }, series: [
+          { label: "CPU", values: ch.cpu_pct, color: C.cpu },
+          { label: "lag p99", values: ch.lag_p99_ms, color: C.lag, scale: "y2", unit: "ms" }] });
+    }
+
+    // Endpoints.
+    var es = section(app, "Endpoints", "endpoints");
+    var numCol = function (label, key, get, text) { return { label: label, num: true, sort: get, cell: text }; };
+    var cols = [
+      { label: "Endpoint", sort: function (r) { return r.name; }, cell: function (r) { return r.name; } },
+      numCol("Requests", "requests", function (r) { return r.requests; }, function (r) { return r.text.requests; }),
+      numCol("Failures", "failures", function (r) { return r.failures; }, function (r) { return r.text.failures; }),
+      numCol("RPS", "rps", function (r) { return r.rps; }, function (r) { return r.text.rps; }),
+      numCol("p50", "p50", function (r) { return r.latency_ms.p50; }, function (r) { return r.text.p50; }),
+      numCol("p90", "p90", function (r) { return r.latency_ms.p90; }, function (r) { return r.text.p90; }),
+      numCol("p95", "p95", function (r) { return r.latency_ms.p95; }, function (r) { return r.text.p95; }),
+      numCol("p99", "p99", function (r) { return r.latency_ms.p99; }, function (r) { return r.text.p99; }),
+      numCol("max", "max", function (r) { return r.latency_ms.max; }, function (r) { return r.text.max; }),
+      numCol("Error rate", "error_rate", function (r) { return r.error_rate_pct; }, function (r) { return r.error_rate; }),
+      { label: "Traffic", sort: function (r) { return r.bytes_in; }, cell: function (r) { return r.traffic; } }
+    ];
+    es.appendChild(el("p", { class: "hint" }, "Latency counts from each request's intended start. Click a column to sort."));
+    es.appendChild(table(cols, d.endpoints, { sortable: true, name: "endpoints", foot: d.endpoints.length !== 1 ? [d.totals] : [] }));
+
+    // Timing breakdown.
+    var ts = section(app, "Timing breakdown (mean per request)", "timing");
+    var phaseCols = [{ label: "Endpoint", cell: function (r) { return r.name; } }];
+    var names = d.timing.length ? d.timing[0].phases.map(function (p) { return p.phase; }) : [];
+    names.forEach(function (n, i) {
+      phaseCols.push({ label: n, num: true, cell: function (r) { return r.phases[i].text; } });
+    });
+    phaseCols.push({ label: "sum", num: true, cell: function (r) { return r.total.text; } });
+    var slowest = Math.max.apply(null, d.timing.map(function (r) { return r.total.mean_ms; }).concat([0]));
+    phaseCols.push({ label: "", cell: function (r) { return phaseBar(r, slowest); } });
+    ts.appendChild(table(phaseCols, d.timing, { name: "timing" }));
+    ts.appendChild(el("p", { class: "hint" }, "blocked: waiting for a connection · dns · connect · tls · send · wait: request sent to first byte · receive: first byte to body read. A phase that did not happen counts as 0."));
+
+    // Errors.
+    var ers = section(app, "Errors", "errors");
+    if (!d.errors.length) {
+      ers.appendChild(el("p", { class: "empty" }, "No errors: every request succeeded."));
+    } else {
+      ers.appendChild(table([
+        { label: "Class", cell: function (r) { return el("code", null, r.class); } },
+        { label: "Count", num: true, cell: function (r) { return String(r.count); } },
+        { label: "Share", num: true, cell: function (r) { return r.share_pct.toFixed(1) + "%"; } },
+        { label: "Statuses", cell: function (r) { return r.statuses; } },
+        { label: "Endpoints", cell: function (r) { return r.endpoints; } },
+        { label: "What it means", cell: function (r) { return r.hint; } },
+        { label: "Sample messages", cell: function (r) {
+          if (!r.samples.length) return "";
+          return el("ul", { class: "samples" }, r.samples.map(function (m) {
+            return el("li", null, [el("code", null, m.message), " ×" + m.count]);
+          }));
+        } }
+      ], d.errors, { name: "errors" }));
+    }
+  }
+
+  var PHASE_COLOURS = ["#bab0ac", "#9d755d", "#e6b800", "#b279a2", "#72b7b2", "#4c78a8", "#54a24b"];
+  // phaseBar draws a row's phases as a stacked bar whose length is the row's
+  // total against the slowest row's.
+  function phaseBar(r, slowest) {
+    var bar = el("div", { class: "bar", title: r.phases.map(function (p) { return p.phase + " " + p.text; }).join(" · ") });
+    if (!(slowest > 0)) return bar;
+    r.phases.forEach(function (p, i) {
+      var w = 100 * p.mean_ms / slowest;
+      if (w <= 0) return;
+      var seg = el("span", { style: "width:" + w.toFixed(2) + "%;background:" + PHASE_COLOURS[i % PHASE_COLOURS.length] });
+      bar.appendChild(seg);
+    });
+    return bar;
+  }
+
+  function errorColour(cls, i) {
+    var fixed = { http_5xx: "#d62839", http_4xx: "#f58518", dropped: "#f4a261", timeout: "#b279a2", reset: "#9d755d",
+      connect_refused: "#4c78a8", connect_timeout: "#72b7b2", closed: "#e6b800", interrupted: "#79706e" };
+    return fixed[cls] || PALETTE[i % PALETTE.length];
+  }
+
+  // The comparison of runs.
+  function renderCompare(d, app) {
+    app.appendChild(el("header", null, [
+      el("p", { class: "kicker" }, "surge compare"),
+      el("h1", null, d.title),
+      el("p", { class: "hint" }, "Each change is against the run before it.")
+    ]));
+    var rs = section(app, "Runs", "runs");
+    rs.appendChild(table([
+      { label: "Run", cell: function (r) { return el("span", null, [el("span", { class: "swatch", style: "background:" + runColour(r._i) }), r.label]); } },
+      { label: "File", cell: function (r) { return r.file; } },
+      { label: "Started", cell: function (r) { return r.run.start; } },
+      { label: "Duration", num: true, cell: function (r) { return r.run.duration; } },
+      { label: "Requests", num: true, cell: function (r) { return String(r.requests); } },
+      { label: "Load model", cell: function (r) { return r.run.load; } },
+      { label: "Target", cell: function (r) { return r.run.target; } },
+      { label: "Noise (1 standard error)", cell: function (r) { return r.noise; } }
+    ], d.runs.map(function (r, i) { r._i = i; return r; }), { name: "runs" }));
+
+    if (d.fail_on.length) {
+      var fs = section(app, "CI bounds (--fail-on)", "fail-on");
+      fs.appendChild(el("ul", { class: "thresholds" }, d.fail_on.map(function (f) {
+        return el("li", { class: f.failed ? "fail" : "pass" }, [el("span", { class: "badge" }, f.failed ? "FAIL" : "ok"), " " + f.message]);
+      })));
+    }
+
+    var cs = section(app, "Comparison", "comparison");
+    d.sections.forEach(function (s) {
+      var cols = [{ label: s.name, cell: function (r) { return r.metric; } },
+        { label: d.runs[0].label, num: true, cell: function (r) { return r.text[0]; } }];
+      for (var i = 1; i < d.runs.length; i++) {
+        (function (i) {
+          cols.push({ label: d.runs[i].label, num: true, cell: function (r) { return r.text[i]; } });
+          cols.push({ label: "change", num: true, cell: function (r) { return changeCell(r.changes[i - 1], d.runs.length > 2); },
+            cls: function (r) { return "change " + verdictClass(r.changes[i - 1].verdict); } });
+        })(i);
+      }
+      cs.appendChild(table(cols, s.rows, { name: "compare" }));
+    });
+    cs.appendChild(el("p", { class: "hint" }, d.legend));
+    d.notes.forEach(function (n) { cs.appendChild(el("p", { class: "note" }, n)); });
+
+    var ch = d.charts;
+    var os = section(app, "Over time, overlaid", "charts");
+    if (ch.intervals > ch.t.length) {
+      os.appendChild(el("p", { class: "note" }, "Drawn as points of " + ch.step_s + " s each: rates averaged, percentiles averaged weighted by requests."));
+    }
+    var grid = el("div", { class: "charts" });
+    os.appendChild(grid);
+    ch.charts.forEach(function (o) {
+      chart(grid, { key: o.key, title: o.title, x: ch.t, yLabel: o.unit === "ms" ? "latency" : o.unit === "%" ? "percent" : o.unit, unit: o.unit,
+        series: o.runs.map(function (v, i) { return { label: d.runs[i].label, values: v, color: runColour(i), dash: i === 0 ? [6, 3] : null }; }) });
+    });
+  }
+
+  function runColour(i) { return ["#7f7f7f", "#f58518", "#4c78a8", "#54a24b", "#d62839", "#b279a2", "#72b7b2", "#9d755d"][i % 8]; }
+  function verdictClass(v) { return { better: "better", worse: "worse", "~": "ns", same: "same" }[v] || "na"; }
+  // changeCell shows a change and its verdict; compact for many runs.
+  function changeCell(c, compact) {
+    var label = { better: "better", worse: "worse", "~": compact ? "~" : "~ not significant" }[c.verdict];
+    var title = c.noise_text ? "a change within ±" + c.noise_text + " is noise" : null;
+    var span = el("span", { title: title }, c.text);
+    if (!label) return span;
+    return el("span", null, [span, " ", el("span", { class: "mark", title: c.verdict === "~" ? "not significant: " + title : title }, label)]);
+  }
+
+  function main() {
+    var app = document.getElementById("app");
+    try {
+      var d = JSON.parse(document.getElementById("surge-data").textContent);
+      if (d.kind === "compare") renderCompare(d, app); else renderReport(d, app);
+      app.appendChild(el("footer", null, "Made by surge from result documents alone; opens offline. Charts: drag to zoom, double-click to reset, hover for values, click a legend entry to hide a series."));
+      window.surgePlots = charts.map(function (c) { return c.u; });
+      document.body.setAttribute("data-ready", "1");
+    } catch (e) {
+      app.appendChild(el("p", { class: "error" }, "This page could not be drawn: " + e));
+      document.body.setAttribute("data-ready", "error");
+      console.error(e);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main); else main();
+})();

@@ -1,0 +1,216 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath is where Debian's chromium package installs the browser.
+const chromiumPath = "/usr/bin/chromium"
+
+// pageStats is what the browser test reads from a drawn page.
+type pageStats struct {
+	Charts    int            `json:"charts"`
+	Undrawn   []string       `json:"undrawn"` // charts without coloured lines
+	Rows      map[string]int `json:"rows"`    // body rows of each table by data-table
+	EmptyNums int            `json:"emptyNums"`
+	Resources int            `json:"resources"` // anything the page fetched
+	Legends   int            `json:"legends"`
+	Hover     string         `json:"hover"` // a legend value with the cursor on the second chart
+}
+
+const readStats = `(() => {
+  const figs = [...document.querySelectorAll("figure.chart")];
+  const undrawn = [];
+  for (const f of figs) {
+    const c = f.querySelector("canvas");
+    if (!c) { undrawn.push(f.dataset.chart + ": no canvas"); continue; }
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let coloured = 0; // axes and grid are grey; series are not
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 128 && Math.abs(d[i] - d[i + 1]) + Math.abs(d[i + 1] - d[i + 2]) > 60) coloured++;
+    }
+    if (coloured < 100) undrawn.push(f.dataset.chart + ": " + coloured + " coloured pixels");
+  }
+  const rows = {};
+  for (const t of document.querySelectorAll("table[data-table]")) rows[t.dataset.table] = (rows[t.dataset.table] || 0) + t.tBodies[0].rows.length;
+  const emptyNums = [...document.querySelectorAll("table[data-table] tbody td.n")].filter(td => td.textContent.trim() === "").length;
+  const u = window.surgePlots[1];
+  u.setCursor({left: u.bbox.width / devicePixelRatio / 2, top: 20});
+  const hover = u.root.querySelector(".u-legend .u-series:nth-child(2) .u-value").textContent;
+  return {charts: figs.length, undrawn, rows, emptyNums, resources: performance.getEntriesByType("resource").length,
+    legends: document.querySelectorAll(".u-legend").length, hover};
+})()`
+
+// TestPagesInChromium opens the report and comparison pages from files in
+// headless Chromium, offline, and checks that every chart is drawn with a
+// legend and hover values, that the tables are filled and sort, that the
+// page fetched nothing and logged no error. It saves a screenshot of each
+// page in the test's temporary directory (and in $SURGE_SCREENSHOT_DIR if
+// set).
+func TestPagesInChromium(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("SURGE_REQUIRE_CHROMIUM") == "1" {
+			t.Fatalf("SURGE_REQUIRE_CHROMIUM=1 but %s is missing: apt-get install chromium", chromiumPath)
+		}
+		t.Skipf("skipping the browser test: %s is missing (apt-get install chromium; SURGE_REQUIRE_CHROMIUM=1 makes this a failure)", chromiumPath)
+	}
+	dir := t.TempDir()
+	base, nw := readFixture(t, "base.json"), readFixture(t, "new.json")
+	pair, err := Compare([]Labeled{{Label: "base", File: "base.json", Result: base}, {Label: "new", File: "new.json", Result: nw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []FailOnResult{{Expr: "p99>+10%", Failed: true, Message: "p99>+10%: Total p99 +57.6% (368ms → 581ms)"}}
+	pages := []struct {
+		name   string
+		write  func(path string) error
+		charts int
+		rows   map[string]int
+	}{
+		{"report.html", func(p string) error { return WriteHTML(p, shop.result()) }, 5,
+			map[string]int{"endpoints": 3, "timing": 4, "errors": 2}},
+		{"report-single.html", func(p string) error { return WriteHTML(p, nw) }, 5,
+			map[string]int{"endpoints": 1, "timing": 1, "errors": 2}},
+		{"compare.html", func(p string) error { return WriteCompareHTML(p, pair, checks) }, len(overlays),
+			map[string]int{"runs": 2, "compare": len(Metrics)}},
+		{"compare-sequence.html", func(p string) error { return WriteCompareHTML(p, sequence(t), nil) }, len(overlays),
+			map[string]int{"runs": 6, "compare": 3 * len(Metrics)}},
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Do(browserCtx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+
+	for _, pg := range pages {
+		t.Run(pg.name, func(t *testing.T) {
+			path := filepath.Join(dir, pg.name)
+			if err := pg.write(path); err != nil {
+				t.Fatal(err)
+			}
+			tab, closeTab := chromedp.NewContext(browserCtx)
+			defer closeTab()
+			var mu sync.Mutex
+			var problems []string
+			note := func(s string) { mu.Lock(); problems = append(problems, s); mu.Unlock() }
+			err := chromedp.Listen(tab, func(ev any) {
+				switch e := ev.(type) {
+				case *runtime.EventConsoleAPICalled:
+					if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning || e.Type == runtime.ConsoleAPICalledTypeAssert {
+						note("console " + string(e.Type))
+					}
+				case *runtime.EventExceptionThrown:
+					note("exception: " + e.ExceptionDetails.Text)
+				case *log.EventEntryAdded:
+					if e.Entry.Level == log.EntryLevelError || e.Entry.Level == log.EntryLevelWarning {
+						note("log: " + e.Entry.Text)
+					}
+				case *network.EventRequestWillBeSent:
+					if !strings.HasPrefix(e.Request.URL, "file://") {
+						note("request to " + e.Request.URL)
+					}
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate("file://"+path)); err != nil {
+				t.Fatal(err)
+			}
+			ready, err := chromedp.Run(tab, chromedp.Poll[string](`document.body.getAttribute("data-ready")`, chromedp.WithPollingTimeout(20*time.Second)))
+			if err != nil || ready != "1" {
+				t.Fatalf("page not drawn: ready %q, %v", ready, err)
+			}
+			st, err := chromedp.Run(tab, chromedp.Evaluate[pageStats](readStats))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Charts != pg.charts || st.Legends != pg.charts || len(st.Undrawn) > 0 {
+				t.Errorf("%d charts with %d legends, undrawn %q; want %d drawn", st.Charts, st.Legends, st.Undrawn, pg.charts)
+			}
+			for table, n := range pg.rows {
+				if st.Rows[table] != n {
+					t.Errorf("table %s has %d rows, want %d (all: %v)", table, st.Rows[table], n, st.Rows)
+				}
+			}
+			if st.EmptyNums > 0 {
+				t.Errorf("%d number cells are empty", st.EmptyNums)
+			}
+			if st.Resources > 0 {
+				t.Errorf("the page fetched %d resources; it must be self-contained", st.Resources)
+			}
+			if st.Hover == "" || st.Hover == "–" {
+				t.Errorf("hover shows %q in the legend, want a value", st.Hover)
+			}
+			if pg.name == "report.html" {
+				checkSort(t, tab)
+			}
+			shot, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			png := strings.TrimSuffix(path, ".html") + ".png"
+			if err := os.WriteFile(png, shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot %s (%d KiB)", png, len(shot)/1024)
+			if d := os.Getenv("SURGE_SCREENSHOT_DIR"); d != "" {
+				os.WriteFile(filepath.Join(d, filepath.Base(png)), shot, 0o644)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(problems) > 0 {
+				t.Errorf("the page logged errors or made requests:\n%s", strings.Join(problems, "\n"))
+			}
+		})
+	}
+}
+
+// checkSort clicks the p95 header of the endpoint table and checks the rows
+// are then in descending order of p95, and ascending after a second click.
+func checkSort(t *testing.T, tab context.Context) {
+	t.Helper()
+	const order = `(() => {
+	  const t = document.querySelector('table[data-table="endpoints"]');
+	  const col = [...t.tHead.rows[0].cells].findIndex(th => th.textContent.startsWith("p95"));
+	  t.tHead.rows[0].cells[col].click();
+	  return [...t.tBodies[0].rows].map(r => r._row.latency_ms.p95);
+	})()`
+	for _, desc := range []bool{true, false} {
+		v, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](order))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(v); i++ {
+			if desc && v[i] > v[i-1] || !desc && v[i] < v[i-1] {
+				t.Errorf("after sorting by p95 (descending %v): %v", desc, v)
+				break
+			}
+		}
+	}
+}

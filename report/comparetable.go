@@ -1,0 +1,127 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// CompareTable writes c as terminal tables: the runs, then for the whole
+// run and each endpoint every metric in every run with its change from the
+// run before, each change marked better, worse, or ~ (within the runs'
+// noise: not significant).
+func CompareTable(w io.Writer, c *Comparison) {
+	fmt.Fprintf(w, "\nsurge compare · %d runs · each change is against the run before it\n\n", len(c.Runs))
+	var runs [][]string
+	for _, r := range c.Runs {
+		runs = append(runs, runCells(&r))
+	}
+	writeColumns(w, "  ", runs)
+	for _, s := range c.Sections {
+		fmt.Fprintln(w)
+		writeColumns(w, "", sectionCells(c, &s, plainVerdict))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, legend)
+	for _, n := range c.notes() {
+		fmt.Fprintln(w, n)
+	}
+}
+
+// CompareMarkdown writes c as Markdown tables that paste into a pull
+// request.
+func CompareMarkdown(w io.Writer, c *Comparison) {
+	fmt.Fprintf(w, "**surge compare** · %d runs · each change is against the run before it\n\n", len(c.Runs))
+	rows := [][]string{{"run", "file", "started", "duration", "requests", "load", "noise (1 s.e.)"}}
+	for _, r := range c.Runs {
+		rows = append(rows, runCells(&r))
+	}
+	writeMarkdownTable(w, "lllrrll", rows)
+	align := "l" + strings.Repeat("rrr", len(c.Runs))
+	for _, s := range c.Sections {
+		fmt.Fprintln(w)
+		writeMarkdownTable(w, align, sectionCells(c, &s, markdownVerdict))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, legend)
+	for _, n := range c.notes() {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, n)
+	}
+}
+
+// legend explains the marks of changes.
+const legend = "better / worse: a change beyond the noise of both runs (3 standard errors, from their per-second variation); " +
+	"~ not significant: a change within it. Error rates change in percentage points (pp)."
+
+// runCells describes one run in a row: label, file, start, duration,
+// requests, load and noise.
+func runCells(r *ComparedRun) []string {
+	res := r.Result
+	return []string{
+		r.Label,
+		r.File,
+		res.Run.Start.Format(startLayout),
+		fmt.Sprintf("%.1fs", res.Run.DurationS),
+		fmt.Sprintf("%d requests", res.Totals.Requests),
+		res.Run.Load,
+		noiseText(&r.Noise),
+	}
+}
+
+// noiseText summarises a run's noise for people.
+func noiseText(n *Noise) string {
+	if !n.Known() {
+		return fmt.Sprintf("noise unknown (%d steady seconds)", n.Intervals)
+	}
+	return fmt.Sprintf("noise ±%.1f%% rps, ±%.1f%% p95, ±%.2fpp errors", 100*float64(n.Rel["rps"]), 100*float64(n.Rel["p95"]), float64(n.Rel["errors"]))
+}
+
+// sectionCells lays out a section: a header row naming the runs, then one
+// row per metric with each run's value and, after the first, its change.
+func sectionCells(c *Comparison, s *Section, mark func(*Change) string) [][]string {
+	head := []string{s.Name, c.Runs[0].Label}
+	for _, r := range c.Runs[1:] {
+		head = append(head, r.Label, "change")
+	}
+	rows := [][]string{head}
+	for _, row := range s.Rows {
+		cells := []string{row.Metric, row.Text[0]}
+		for i := 1; i < len(row.Text); i++ {
+			cells = append(cells, row.Text[i], mark(&row.Changes[i-1]))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+func plainVerdict(ch *Change) string {
+	switch ch.Verdict {
+	case Better, Worse, NotSignificant:
+		return ch.Text + " " + ch.Verdict
+	}
+	return ch.Text
+}
+
+func markdownVerdict(ch *Change) string {
+	switch ch.Verdict {
+	case Worse:
+		return ch.Text + " **worse**"
+	case Better, NotSignificant:
+		return ch.Text + " " + ch.Verdict
+	}
+	return ch.Text
+}
+
+// notes are what the reader of a comparison must know beyond the table:
+// runs whose noise is unknown.
+func (c *Comparison) notes() []string {
+	var out []string
+	for _, r := range c.Runs {
+		if !r.Noise.Known() {
+			out = append(out, fmt.Sprintf("Note: %s has %d steady seconds, fewer than %d: its noise is unknown and taken as zero, so small changes against it may be marked better or worse.",
+				r.Label, r.Noise.Intervals, MinNoiseIntervals))
+		}
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// CSV file names written by WriteCSV.
+const (
+	EndpointsCSV = "endpoints.csv"
+	SeriesCSV    = "series.csv"
+	ErrorsCSV    = "errors.csv"
+)
+
+// WriteCSV writes r as three CSV files in dir, creating it if needed:
+// endpoints.csv (one row per endpoint and a Total row), series.csv (one row
+// per interval of the run) and errors.csv (one row per error class). Headers
+// name each column with its unit; numbers are plain, with a point for
+// decimals, so spreadsheets read them as numbers. It returns the paths
+// written.
+func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("csv: %w", err)
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer, *metrics.Result) error
+	}{
+		{EndpointsCSV, EndpointsCSVTo},
+		{SeriesCSV, SeriesCSVTo},
+		{ErrorsCSV, ErrorsCSVTo},
+	}
+	var paths []string
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		if err := writeFile(path, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+			return paths, fmt.Errorf("csv: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// EndpointsCSVTo writes the endpoint table of r as CSV: the same numbers as
+// the summary, unrounded.
+func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
+	cw := csv.NewWriter(w)
+	head := []string{"Endpoint", "Requests", "Failures", "Dropped", "Error rate (%)", "Throughput (requests/s)",
+		"Latency min (ms)", "Latency mean (ms)", "Latency p50 (ms)", "Latency p90 (ms)", "Latency p95 (ms)",
+		"Latency p99 (ms)", "Latency p99.9 (ms)", "Latency max (ms)",
+		"Service time p50 (ms)", "Service time p99 (ms)", "Bytes in", "Bytes out"}
+	for _, p := range phaseNames {
+		head = append(head, "Mean "+p+" (ms)")
+	}
+	cw.Write(head)
+	row := func(name string, s *metrics.Stats) {
+		l := s.Latency
+		rec := []string{name, itoa(s.Requests), itoa(s.Failures), itoa(s.Dropped), ftoa(100 * s.ErrorRate), ftoa(s.RPS),
+			ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.P999), ftoa(l.Max),
+			ftoa(s.ServiceTime.P50), ftoa(s.ServiceTime.P99), itoa(s.BytesIn), itoa(s.BytesOut)}
+		for _, p := range phasesOf(&s.Timing) {
+			rec = append(rec, ftoa(p.Mean))
+		}
+		cw.Write(rec)
+	}
+	for i := range r.Endpoints {
+		row(r.Endpoints[i].Name, &r.Endpoints[i].Stats)
+	}
+	row("Total", &r.Totals)
+	cw.Flush()
+	return cw.Error()
+}
+
+// SeriesCSVTo writes the per-second history of r as CSV: one row per
+// interval, with its start as a time of day (UTC) and in seconds since the
+// run's start, and a column of failures per error class.
+func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
+	cw := csv.NewWriter(w)
+	classes := errorClasses(r)
+	head := []string{"Time (UTC)", "Seconds since start", "Interval (s)", "Users", "Busy users",
+		"Requests", "Successes", "Failures", "Dropped", "Throughput (requests/s)", "Error rate (%)",
+		"Latency p50 (ms)", "Latency p90 (ms)", "Latency p95 (ms)", "Latency p99 (ms)", "Latency max (ms)"}
+	for _, c := range classes {
+		head = append(head, "Errors: "+c)
+	}
+	head = append(head, "Generator CPU (% of all cores)", "Generator lag p99 (ms)", "Generator goroutines", "Generator heap (bytes)")
+	cw.Write(head)
+	for i := range r.Series {
+		p := &r.Series[i]
+		at := r.Run.Start.Add(time.Duration(p.T * float64(time.Second))).UTC()
+		errPct := ""
+		if n := p.Requests + p.Dropped; n > 0 {
+			errPct = ftoa(100 * float64(p.Failures+p.Dropped) / float64(n))
+		}
+		l := p.Latency
+		rec := []string{at.Format("2006-01-02 15:04:05"), ftoa(p.T), ftoa(p.DurationS), itoa(p.Users), itoa(p.Busy),
+			itoa(p.Requests), itoa(p.Requests - p.Failures), itoa(p.Failures), itoa(p.Dropped), ftoa(p.RPS), errPct,
+			ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.Max)}
+		for _, c := range classes {
+			n := p.Errors[c]
+			if c == "dropped" {
+				n = p.Dropped
+			}
+			rec = append(rec, itoa(n))
+		}
+		g := p.Generator
+		rec = append(rec, ftoa(g.CPUPercent), ftoa(g.LagP99Ms), strconv.Itoa(g.Goroutines), strconv.FormatUint(g.HeapBytes, 10))
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ErrorsCSVTo writes the error classes of r as CSV, most frequent first,
+// with their hints and sample messages. Counts by status and endpoint read
+// "500: 13, 503: 2", in plain ASCII for any spreadsheet.
+func ErrorsCSVTo(w io.Writer, r *metrics.Result) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"Error class", "Count", "Share of failures and drops (%)", "HTTP statuses", "Endpoints", "What it means", "Sample messages"})
+	bad := r.Totals.Failures + r.Totals.Dropped
+	for _, e := range r.Errors {
+		share := ""
+		if bad > 0 {
+			share = ftoa(100 * float64(e.Count) / float64(bad))
+		}
+		var samples string
+		for i, m := range e.Samples {
+			if i > 0 {
+				samples += "; "
+			}
+			samples += fmt.Sprintf("%s (%d times)", m.Message, m.Count)
+		}
+		cw.Write([]string{e.Class, itoa(e.Count), share, countedAs(e.Statuses, "%s: %d"), countedAs(e.Endpoints, "%s: %d"), e.Hint, samples})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// ftoa formats x for a spreadsheet: as short as it is exact, at most three
+// decimals (a microsecond for milliseconds).
+func ftoa(x float64) string { return strconv.FormatFloat(round3(x), 'f', -1, 64) }

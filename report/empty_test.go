@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// TestEmptyResults renders results with nothing in them: a run that sent no
+// request, and one whose series is missing.
+func TestEmptyResults(t *testing.T) {
+	empty := &metrics.Result{SchemaVersion: metrics.SchemaVersion}
+	noSeries := shop.result()
+	noSeries.Series = nil
+	for _, r := range []*metrics.Result{empty, noSeries} {
+		var b bytes.Buffer
+		if err := HTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		Markdown(io.Discard, r)
+		Summary(io.Discard, r)
+		for _, f := range []func(io.Writer, *metrics.Result) error{EndpointsCSVTo, SeriesCSVTo, ErrorsCSVTo} {
+			if err := f(io.Discard, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := Compare([]Labeled{{Label: "a", Result: r}, {Label: "b", Result: shop.result()}, {Label: "c", Result: r}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		CompareTable(io.Discard, c)
+		if err := CompareHTML(io.Discard, c, nil); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := ParseFailOn("p95>+10%")
+		if _, err := f.Check(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,265 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// readFixture reads a result from testdata: base.json and new.json are real
+// runs of surge against its demo service (GET of a folder page at 150/s for
+// 15 s, with stalls and failures; new.json with slower responses, longer
+// stalls and more failures).
+func readFixture(t testing.TB, name string) *metrics.Result {
+	t.Helper()
+	r, err := metrics.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A synth describes a synthetic run, built by result with the same
+// arithmetic as the recorder: real HdrHistograms per second and per
+// endpoint, percentiles read from them. Its randomness is seeded, so the
+// same synth gives the same result.
+type synth struct {
+	seed      uint64
+	seconds   int
+	endpoints []synthEndpoint
+	// spikes add this many milliseconds to every latency in the seconds
+	// listed.
+	spikeAt []int
+	spikeMs float64
+	// rampS ramps the request rate up from zero over the first rampS seconds.
+	rampS int
+}
+
+type synthEndpoint struct {
+	name      string
+	rps       float64
+	medianMs  float64
+	sigma     float64 // of the log-normal latency
+	failRate  float64 // fraction of requests failing with a 503
+	timeoutMs float64 // requests slower than this fail as timeouts; 0: none
+}
+
+var fixtureStart = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
+
+func newHist() *hdr.Histogram { return hdr.New(1, int64(time.Hour/time.Microsecond), 3) }
+
+// synthCache holds the results of synths already run: tests ask for the
+// same ones many times, and building one is slow under the race detector.
+var synthCache sync.Map // fmt.Sprint(synth) → *metrics.Result
+
+// result runs the synth, or returns a copy of its earlier result. The copy
+// is shallow: callers may replace fields, not change what they hold.
+func (s synth) result() *metrics.Result {
+	key := fmt.Sprintf("%+v", s)
+	if r, ok := synthCache.Load(key); ok {
+		c := *r.(*metrics.Result)
+		return &c
+	}
+	r := s.build()
+	synthCache.Store(key, r)
+	c := *r
+	return &c
+}
+
+// build runs the synth.
+func (s synth) build() *metrics.Result {
+	rng := rand.New(rand.NewPCG(s.seed, 0x5eed))
+	type acc struct {
+		h                    *hdr.Histogram
+		minUs, maxUs         int64
+		reqs, fails          int64
+		statuses, errs       map[string]int64
+		sumWaitUs, sumRecvUs int64
+	}
+	newAcc := func() *acc {
+		return &acc{h: newHist(), minUs: math.MaxInt64, statuses: map[string]int64{}, errs: map[string]int64{}}
+	}
+	total := newAcc()
+	eps := make([]*acc, len(s.endpoints))
+	for i := range eps {
+		eps[i] = newAcc()
+	}
+	res := &metrics.Result{
+		SchemaVersion: metrics.SchemaVersion,
+		Tool:          metrics.Tool{Name: "surge", Version: "0.1.0-test"},
+		Run: metrics.Run{
+			ID: fmt.Sprintf("20260314T092653Z-%08x", s.seed), Host: "loadgen-1", Target: "http://127.0.0.1:8080",
+			Load:  fmt.Sprintf("closed model: %d users for %ds", 40, s.seconds),
+			Start: fixtureStart, End: fixtureStart.Add(time.Duration(s.seconds)*time.Second + 40*time.Millisecond),
+			DurationS: float64(s.seconds), Segment: metrics.Segment{Index: 0, Count: 1},
+		},
+		Plan: []byte(`{"scenarios":[{"name":"browse folders"},{"name":"upload logs"}]}`),
+	}
+	ph := newHist()
+	samples := map[string]map[string]int64{}
+	errEndpoints := map[string]map[string]int64{}
+	for sec := 0; sec < s.seconds; sec++ {
+		p := metrics.Point{T: float64(sec), DurationS: 1, Users: 40, Busy: 12 + int64(rng.IntN(8)), Errors: map[string]int64{}}
+		ph.Reset()
+		pmin, pmax := int64(math.MaxInt64), int64(0)
+		for i, e := range s.endpoints {
+			rate := e.rps
+			if s.rampS > 0 && sec < s.rampS {
+				rate = e.rps * float64(sec+1) / float64(s.rampS)
+				p.Users = int64(40 * (sec + 1) / s.rampS)
+			}
+			n := int(math.Round(rate + rng.NormFloat64()*math.Sqrt(rate)))
+			for range max(n, 0) {
+				ms := e.medianMs * math.Exp(e.sigma*rng.NormFloat64())
+				for _, at := range s.spikeAt {
+					if at == sec {
+						ms += s.spikeMs * rng.Float64()
+					}
+				}
+				class, status := "", ""
+				switch {
+				case e.timeoutMs > 0 && ms > e.timeoutMs:
+					ms, class = e.timeoutMs, "timeout"
+				case rng.Float64() < e.failRate:
+					class, status = "http_5xx", "503"
+				default:
+					status = "200"
+				}
+				us := max(int64(ms*1000), 1)
+				for _, a := range []*acc{total, eps[i]} {
+					a.h.RecordValue(us)
+					a.minUs, a.maxUs = min(a.minUs, us), max(a.maxUs, us)
+					a.reqs++
+					a.sumWaitUs += us * 9 / 10
+					a.sumRecvUs += us / 10
+					if status != "" {
+						a.statuses[status]++
+					}
+					if class != "" {
+						a.fails++
+						a.errs[class]++
+					}
+				}
+				ph.RecordValue(us)
+				pmin, pmax = min(pmin, us), max(pmax, us)
+				p.Requests++
+				if class != "" {
+					p.Failures++
+					p.Errors[class]++
+					if samples[class] == nil {
+						samples[class], errEndpoints[class] = map[string]int64{}, map[string]int64{}
+					}
+					msg := "503 Service Unavailable: <html><script>alert(1)</script></html>"
+					if class == "timeout" {
+						msg = fmt.Sprintf("%s: context deadline exceeded (Client.Timeout exceeded while awaiting headers) after %gms", e.name, e.timeoutMs)
+					}
+					samples[class][msg]++
+					errEndpoints[class][e.name]++
+				}
+			}
+		}
+		p.RPS = float64(p.Requests)
+		p.Latency = percentilesOf(ph, pmin, pmax)
+		p.LatencyHistogram = encode(ph)
+		p.Generator = metrics.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
+		if len(p.Errors) == 0 {
+			p.Errors = nil
+		}
+		res.Series = append(res.Series, p)
+	}
+	stats := func(a *acc) metrics.Stats {
+		st := metrics.Stats{
+			Requests: a.reqs, Failures: a.fails, RPS: float64(a.reqs) / float64(s.seconds),
+			BytesIn: a.reqs * 1843, BytesOut: a.reqs * 212,
+			Statuses: a.statuses, Errors: a.errs, LatencyHistogram: encode(a.h),
+		}
+		if a.reqs > 0 {
+			st.ErrorRate = float64(a.fails) / float64(a.reqs)
+			st.Latency = percentilesOf(a.h, a.minUs, a.maxUs)
+			st.ServiceTime = st.Latency
+			n := float64(a.reqs)
+			st.Timing = metrics.TimingStats{
+				Blocked: metrics.PhaseStats{Mean: 0.012, Max: 1.5},
+				Connect: metrics.PhaseStats{Mean: 0.031, Max: 2.1},
+				Send:    metrics.PhaseStats{Mean: 0.02, Max: 0.4},
+				Wait:    metrics.PhaseStats{Mean: math.Round(float64(a.sumWaitUs)/n) / 1000, Max: st.Latency.Max, SumUs: a.sumWaitUs},
+				Receive: metrics.PhaseStats{Mean: math.Round(float64(a.sumRecvUs)/n) / 1000, Max: st.Latency.Max / 10, SumUs: a.sumRecvUs},
+			}
+		}
+		return st
+	}
+	res.Totals = stats(total)
+	for i, e := range s.endpoints {
+		res.Endpoints = append(res.Endpoints, metrics.EndpointStats{Name: e.name, Stats: stats(eps[i])})
+	}
+	for _, class := range []string{"http_5xx", "timeout"} {
+		n := total.errs[class]
+		if n == 0 {
+			continue
+		}
+		es := metrics.ErrorStats{Class: class, Count: n, Endpoints: errEndpoints[class]}
+		switch class {
+		case "http_5xx":
+			es.Hint = "the server failed to handle the request (5xx): look at its logs"
+			es.Statuses = map[string]int64{"503": n}
+		case "timeout":
+			es.Hint = "connected, but no complete response within the timeout: the server is overloaded or stuck"
+		}
+		for msg, c := range samples[class] {
+			es.Samples = append(es.Samples, metrics.Message{Message: msg, Count: c})
+		}
+		sort.Slice(es.Samples, func(i, j int) bool { return es.Samples[i].Message < es.Samples[j].Message })
+		res.Errors = append(res.Errors, es)
+	}
+	if len(res.Errors) > 1 && res.Errors[1].Count > res.Errors[0].Count {
+		res.Errors[0], res.Errors[1] = res.Errors[1], res.Errors[0]
+	}
+	res.Thresholds = []metrics.ThresholdResult{
+		{Expr: "p95<250ms", Metric: "p95", Actual: res.Totals.Latency.P95, Limit: 250, Unit: "ms", OK: res.Totals.Latency.P95 < 250},
+		{Expr: "errors<1%", Metric: "errors", Actual: 100 * res.Totals.ErrorRate, Limit: 1, Unit: "%", OK: res.Totals.ErrorRate < 0.01},
+	}
+	res.Generator = metrics.Generator{Cores: 2, CPUPercentMean: 25, CPUPercentMax: 31, Lag: metrics.Percentiles{P50: 0.4, P99: 1.4, Max: 2}, GoroutinesMax: 95, HeapBytesMax: 9 << 20, FDsMax: 61, Warnings: []string{}}
+	return res
+}
+
+// percentilesOf summarises h as the recorder does: percentiles clamped to
+// the exact extremes, in milliseconds.
+func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) metrics.Percentiles {
+	if h.TotalCount() == 0 {
+		return metrics.Percentiles{}
+	}
+	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
+	ms := func(us int64) float64 { return float64(min(max(us, minUs), maxUs)) / 1000 }
+	return metrics.Percentiles{Min: ms(minUs), Mean: math.Round(h.Mean()) / 1000,
+		P50: ms(q[0]), P90: ms(q[1]), P95: ms(q[2]), P99: ms(q[3]), P999: ms(q[4]), Max: ms(maxUs)}
+}
+
+func encode(h *hdr.Histogram) string {
+	if h.TotalCount() == 0 {
+		return ""
+	}
+	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// shop is a synthetic run of three endpoints with a latency spike, 503s
+// and timeouts: the fixture of the multi-endpoint report.
+var shop = synth{
+	seed: 1, seconds: 90, spikeAt: []int{30, 31, 62}, spikeMs: 900, rampS: 10,
+	endpoints: []synthEndpoint{
+		{name: "GET /api/v1/folders/{id}", rps: 120, medianMs: 18, sigma: 0.35, failRate: 0.002},
+		{name: "POST /api/v1/folders", rps: 30, medianMs: 45, sigma: 0.5, failRate: 0.02},
+		{name: "PATCH /api/v1/folders/{id}", rps: 10, medianMs: 120, sigma: 0.6, timeoutMs: 1000},
+	},
+}

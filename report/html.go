@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"os"
+
+	"github.com/surge-load/surge/metrics"
+)
+
+// The page's assets. uPlot draws the charts; docs/reports.md says which
+// version this is and how to update it.
+var (
+	//go:embed assets/uPlot.iife.min.js
+	uPlotJS string
+	//go:embed assets/uPlot.min.css
+	uPlotCSS string
+	//go:embed assets/page.js
+	pageJS string
+	//go:embed assets/page.css
+	pageCSS string
+)
+
+// HTML writes the report of r as one self-contained HTML page: the run, its
+// verdict, charts over time, the endpoint, timing and error tables. The page
+// loads nothing from the network and opens from a file.
+func HTML(w io.Writer, r *metrics.Result) error {
+	d := NewReportData(r)
+	return writePage(w, "surge report · "+d.Run.Title, d)
+}
+
+// WriteHTML writes the report of r to the file path.
+func WriteHTML(path string, r *metrics.Result) error {
+	return writeFile(path, func(w io.Writer) error { return HTML(w, r) })
+}
+
+// writeFile writes what write produces to path.
+func writeFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writePage writes the page that draws data. The data section is JSON in a
+// script element; encoding/json escapes <, > and & in strings, so no value
+// can close the element early.
+func writePage(w io.Writer, title string, data any) error {
+	js, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("encode report data: %w", err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="surge">
+<title>`)
+	b.WriteString(html.EscapeString(title))
+	b.WriteString("</title>\n<style>\n")
+	b.WriteString(uPlotCSS)
+	b.WriteString("\n</style>\n<style>\n")
+	b.WriteString(pageCSS)
+	b.WriteString(`</style>
+</head>
+<body>
+<noscript><p class="noscript">This report draws its tables and charts with JavaScript. Enable JavaScript to see them; the numbers are also in the data section of this file.</p></noscript>
+<main id="app"></main>
+<script type="application/json" id="surge-data">`)
+	b.Write(js)
+	b.WriteString("</script>\n<script>\n")
+	b.WriteString(uPlotJS)
+	b.WriteString("\n</script>\n<script>\n")
+	b.WriteString(pageJS)
+	b.WriteString("</script>\n</body>\n</html>\n")
+	_, err = w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,140 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// scriptErrors names the statistics row of failures outside requests: an
+// expression that fails in when, set, while, append or remove.
+const scriptErrors = "script errors"
+
+// build fills plan with the program's scenarios and setup.
+func (p *program) build(plan *surge.Plan, spec *Spec) {
+	plan.Setup = p.begin
+	plan.Spec = describe(spec, plan.Target, p)
+	for _, cs := range p.scenarios {
+		var names []string
+		for _, i := range cs.endpoints {
+			names = append(names, p.endpoints[i])
+		}
+		describeLoad := surge.DescribeLoad(cs.load)
+		if s, ok := cs.load.(fmt.Stringer); ok {
+			describeLoad = s.String()
+		}
+		plan.Scenarios = append(plan.Scenarios, surge.Scenario{
+			Name:        cs.name,
+			Load:        cs.load,
+			StartAfter:  cs.startAfter,
+			Users:       p.users(cs),
+			Conns:       maxUsers(cs.load),
+			SourceAddrs: len(p.http.LocalAddrs),
+			Describe:    describeLoad,
+			Endpoints:   names,
+		})
+	}
+}
+
+// endpointIDs registers the program's statistics rows with rec.
+func (p *program) endpointIDs(rec *metrics.Recorder) (ids []metrics.EndpointID, script metrics.EndpointID) {
+	ids = make([]metrics.EndpointID, len(p.endpoints))
+	for i, name := range p.endpoints {
+		ids[i] = rec.Endpoint(name)
+	}
+	return ids, rec.Endpoint(scriptErrors)
+}
+
+// users returns the factory of the virtual users of cs.
+func (p *program) users(cs *compiled) func(rec *metrics.Recorder) executor.NewUser {
+	return func(rec *metrics.Recorder) executor.NewUser {
+		ids, script := p.endpointIDs(rec)
+		return func(id int) executor.User {
+			u := p.newUser(id, rec.Shard(id), ids, script)
+			u.sc = cs
+			for _, v := range cs.vars {
+				if _, ok := u.env[v]; !ok {
+					u.env[v] = nil
+				}
+			}
+			for name, offset := range cs.uniques {
+				u.env[name] = p.sources[name].forUser(offset, id)
+			}
+			return u
+		}
+	}
+}
+
+// newUser makes a virtual user with the variables every user starts with.
+func (p *program) newUser(id int, shard *metrics.Shard, ids []metrics.EndpointID, script metrics.EndpointID) *vuser {
+	env := make(map[string]any, len(p.vars)+len(p.globals)+len(p.pools)+len(p.sources)+8)
+	for k, v := range p.vars {
+		env[k] = v
+	}
+	for k, v := range p.globals {
+		env[k] = v
+	}
+	for k, v := range p.pools {
+		env[k] = v
+	}
+	for k, v := range p.sources {
+		env[k] = v
+	}
+	env[nameUser] = id
+	env[nameIter] = 0
+	return &vuser{
+		evaluator: evaluator{env: env},
+		p:         p,
+		id:        id,
+		ids:       ids,
+		script:    script,
+		shard:     shard,
+		tr:        httpc.New(p.http),
+	}
+}
+
+// begin prepares a run: it empties the pools to their first values and
+// runs the setup steps, whose captures become every user's variables.
+func (p *program) begin(ctx context.Context, rec *metrics.Recorder) error {
+	for name, pool := range p.pools {
+		pool.mu.Lock()
+		pool.items = append(pool.items[:0:0], p.initial[name]...)
+		pool.mu.Unlock()
+	}
+	for _, s := range p.sources {
+		s.next.Store(0)
+	}
+	p.globals = map[string]any{}
+	if len(p.setup) == 0 {
+		return nil
+	}
+	ids, script := p.endpointIDs(rec)
+	u := p.newUser(-1, rec.Shard(0), ids, script)
+	defer u.tr.Close()
+	for _, v := range p.captured {
+		u.env[v] = nil
+	}
+	if !u.steps(ctx, p.setup) {
+		if u.failure == nil {
+			return context.Cause(ctx)
+		}
+		return u.failure
+	}
+	for _, v := range p.captured {
+		p.globals[v] = u.env[v]
+	}
+	return nil
+}
+
+// pick returns the task of cs to run, by weight.
+func (cs *compiled) pick() int {
+	total := cs.cumWeights[len(cs.cumWeights)-1]
+	r := rand.IntN(total)
+	return sort.SearchInts(cs.cumWeights, r+1)
+}

@@ -1,0 +1,120 @@
+package scenario
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"sync"
+)
+
+// A Pool is a shared list of values, such as the ids of folders created
+// during a run: every virtual user of a plan sees the same pool. It is safe
+// for concurrent use. Expressions take a random value with pick(pool) and
+// count the values with len(pool).
+type Pool struct {
+	name  string
+	mu    sync.RWMutex
+	items []any
+}
+
+func newPool(name string, items []any) *Pool {
+	return &Pool{name: name, items: append([]any(nil), items...)}
+}
+
+// Name returns the pool's name.
+func (p *Pool) Name() string { return p.name }
+
+// Len returns the number of values in the pool.
+func (p *Pool) Len() int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.items)
+}
+
+// Add appends v to the pool.
+func (p *Pool) Add(v any) {
+	p.mu.Lock()
+	p.items = append(p.items, v)
+	p.mu.Unlock()
+}
+
+// Remove takes one value equal to v out of the pool and reports whether
+// there was one. It takes time proportional to the pool's size.
+func (p *Pool) Remove(v any) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range p.items {
+		if equal(x, v) {
+			last := len(p.items) - 1
+			p.items[i] = p.items[last]
+			p.items[last] = nil
+			p.items = p.items[:last]
+			return true
+		}
+	}
+	return false
+}
+
+// Pick returns a value of the pool chosen at random; ok is false if the
+// pool is empty.
+func (p *Pool) Pick() (v any, ok bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if len(p.items) == 0 {
+		return nil, false
+	}
+	return p.items[rand.IntN(len(p.items))], true
+}
+
+// Values returns a copy of the pool's values.
+func (p *Pool) Values() []any {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return append([]any(nil), p.items...)
+}
+
+// equal reports whether two values from expressions are the same: numbers
+// compare by value whatever their Go type, so that an id captured as an int
+// matches one written as 7.0.
+func equal(a, b any) bool {
+	if ia, ok := integer(a); ok {
+		if ib, ok := integer(b); ok {
+			return ia == ib
+		}
+	}
+	if fa, ok := number(a); ok {
+		fb, ok := number(b)
+		return ok && fa == fb
+	}
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	if ta != tb || ta == nil {
+		return ta == tb
+	}
+	if !ta.Comparable() {
+		return reflect.DeepEqual(a, b)
+	}
+	return a == b
+}
+
+// number returns v as a float64 if it is a number.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}
+
+// integer returns v as an int64 if it is an integer.
+func integer(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	}
+	return 0, false
+}

@@ -1,0 +1,116 @@
+package scenario
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// A program is a compiled Spec: everything the virtual users run, with
+// templates and expressions compiled.
+type program struct {
+	http      httpc.Options
+	funcs     *funcs
+	vars      map[string]any // evaluated
+	pools     map[string]*Pool
+	initial   map[string][]any // the pools' first values
+	sources   map[string]*source
+	setup     []*step
+	captured  []string       // variables the setup captures
+	globals   map[string]any // their values after the setup ran
+	scenarios []*compiled
+	endpoints []string // statistics rows, indexed by request.ep
+}
+
+// A compiled scenario.
+type compiled struct {
+	name       string
+	load       executor.Load
+	startAfter time.Duration
+	onStart    []*step
+	tasks      []*step
+	cumWeights []int // cumulative weights of tasks
+	flow       []*step
+	vars       []string       // variables its steps set
+	uniques    map[string]int // unique data sources it uses: offset of its users
+	uses       map[string]bool
+	endpoints  []int
+}
+
+// The kinds of steps.
+type stepKind int
+
+const (
+	kindNone stepKind = iota // a step in error
+	kindRequest
+	kindSleep
+	kindGroup
+	kindSet
+)
+
+// A compiled step.
+type step struct {
+	path   string // for messages, as in scenarios.browse.tasks[2]
+	kind   stepKind
+	when   *expression
+	req    *request
+	expect *expect
+	sleep  Pause
+	steps  []*step
+	repeat int
+	while  *expression
+
+	capture, set   []assign
+	append, remove []assign
+
+	// What the expressions after the request read of the response.
+	slots       []slot // simple JSON paths, read with gjson
+	needJSON    bool   // the decoded body
+	needBody    bool
+	needHeaders bool
+	keepBody    bool
+}
+
+// A slot is a simple JSON path an expression reads, and the variable that
+// holds its value.
+type slot struct {
+	path, name string
+}
+
+// An assign sets a variable, or adds to or removes from a pool, the value
+// of an expression.
+type assign struct {
+	name string
+	x    *expression
+	pool *Pool
+}
+
+// A compiled request.
+type request struct {
+	method  string
+	url     *template
+	query   []keyValue
+	headers []keyValue  // defaults merged in, Content-Type included
+	static  http.Header // all headers, when none has a template
+	json    jsonNode
+	form    []keyValue
+	body    *template
+	timeout time.Duration
+	ep      int // index into program.endpoints
+}
+
+// A keyValue is a name and a template of its value.
+type keyValue struct {
+	key string
+	val *template
+}
+
+// A compiled expectation.
+type expect struct {
+	status      []int
+	contains    []byte
+	maxDuration time.Duration
+	that        []*expression
+}

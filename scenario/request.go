@@ -1,0 +1,216 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// request sends the request of s and checks its response; it reports
+// whether the iteration may go on. It records exactly one sample.
+func (u *vuser) request(ctx context.Context, s *step) bool {
+	r := s.req
+	smp := metrics.Sample{Endpoint: u.ids[r.ep], Intended: u.intended}
+	u.intended = time.Time{} // later requests count from their own start
+	if err := u.build(s); err != nil {
+		now := time.Now()
+		smp.Intended, smp.Start, smp.End = time.Time{}, now, now
+		smp.Class, smp.Err = errclass.Other, fmt.Errorf("%s: build the request: %w", s.path, err)
+		u.failure = smp.Err
+		u.shard.Record(&smp)
+		return false
+	}
+	resp := u.tr.Do(ctx, &u.req, &smp)
+	ok := u.check(s, &smp, &resp)
+	if !ok {
+		u.failure = fmt.Errorf("%s: %s %s: %w", s.path, r.method, u.req.URL, smp.Err)
+	}
+	u.shard.Record(&smp)
+	return ok
+}
+
+// build renders the request of s into u.req.
+func (u *vuser) build(s *step) error {
+	r := s.req
+	b, err := r.url.render(u.urlBuf[:0], &u.evaluator)
+	if err != nil {
+		return fmt.Errorf("url: %w", err)
+	}
+	for i, kv := range r.query {
+		v, err := kv.val.String(&u.evaluator, &u.scratch)
+		if err != nil {
+			return fmt.Errorf("query %s: %w", kv.key, err)
+		}
+		sep := byte('&')
+		if i == 0 && bytes.IndexByte(b, '?') < 0 {
+			sep = '?'
+		}
+		b = append(b, sep)
+		b = append(b, url.QueryEscape(kv.key)...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(v)...)
+	}
+	u.urlBuf = b
+	if string(b) != u.req.URL {
+		u.req.URL = string(b)
+		if err := u.req.Prepare(); err != nil {
+			return err
+		}
+	}
+	u.req.Method = r.method
+	u.req.Timeout = r.timeout
+	u.req.KeepBody = s.keepBody
+	u.req.Header = r.static
+	if u.req.Header == nil {
+		h := make(http.Header, len(r.headers))
+		for _, kv := range r.headers {
+			v, err := kv.val.String(&u.evaluator, &u.scratch)
+			if err != nil {
+				return fmt.Errorf("header %s: %w", kv.key, err)
+			}
+			h[kv.key] = []string{v}
+		}
+		u.req.Header = h
+	}
+	// A fresh body each time: the transport may still be sending the last
+	// one when its response has arrived.
+	u.req.Body = nil
+	switch {
+	case r.json != nil:
+		if u.req.Body, err = r.json.appendTo(make([]byte, 0, 256), &u.evaluator); err != nil {
+			return fmt.Errorf("json: %w", err)
+		}
+	case len(r.form) > 0:
+		form := url.Values{}
+		for _, kv := range r.form {
+			v, err := kv.val.String(&u.evaluator, &u.scratch)
+			if err != nil {
+				return fmt.Errorf("form %s: %w", kv.key, err)
+			}
+			form.Set(kv.key, v)
+		}
+		u.req.Body = []byte(form.Encode())
+	case r.body != nil:
+		if u.req.Body, err = r.body.render(nil, &u.evaluator); err != nil {
+			return fmt.Errorf("body: %w", err)
+		}
+	}
+	return nil
+}
+
+// check judges the response against the step's expectations and applies
+// its captures, appends and removes. It sets the sample's class and error,
+// and reports whether the request succeeded.
+func (u *vuser) check(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
+	if resp.Status == 0 { // no response: the transport classed the failure
+		return false
+	}
+	e := s.expect
+	if e != nil && len(e.status) > 0 {
+		switch {
+		case slices.Contains(e.status, resp.Status):
+			smp.Class, smp.Err = errclass.None, nil
+		case smp.Class == errclass.None:
+			smp.Class, smp.Err = errclass.Check, fmt.Errorf("expect status %s: got %d", statusList(e.status), resp.Status)
+		default:
+			smp.Err = fmt.Errorf("expect status %s: got %d", statusList(e.status), resp.Status)
+		}
+	}
+	if smp.Class != errclass.None {
+		if smp.Err == nil {
+			smp.Err = fmt.Errorf("status %d", resp.Status)
+		}
+		return false
+	}
+	fail := func(err error) bool {
+		smp.Class, smp.Err = errclass.Check, err
+		return false
+	}
+	if e != nil && len(e.contains) > 0 && !bytes.Contains(resp.Body, e.contains) {
+		return fail(fmt.Errorf("expect the body to contain %q", e.contains))
+	}
+	if e != nil && e.maxDuration > 0 && smp.Latency() > e.maxDuration {
+		return fail(fmt.Errorf("expect max_duration %v: took longer", e.maxDuration))
+	}
+	u.setResponse(s, smp, resp)
+	defer u.clearResponse(s)
+	if e != nil {
+		for _, x := range e.that {
+			ok, err := u.cond(x)
+			if err != nil {
+				return fail(fmt.Errorf("expect %w", err))
+			}
+			if !ok {
+				return fail(fmt.Errorf("expect %s: false", x.src))
+			}
+		}
+	}
+	if err := u.effects(s); err != nil {
+		return fail(err)
+	}
+	return true
+}
+
+// setResponse makes the response known to the step's expressions.
+func (u *vuser) setResponse(s *step, smp *metrics.Sample, resp *httpc.Response) {
+	u.env[nameStatus] = resp.Status
+	u.env[nameDuration] = float64(smp.Latency()) / float64(time.Millisecond)
+	if s.needBody {
+		u.env[nameBody] = string(resp.Body)
+	}
+	if s.needHeaders {
+		h := make(map[string]string, len(resp.Header))
+		for k, vs := range resp.Header {
+			if len(vs) > 0 {
+				h[strings.ToLower(k)] = vs[0]
+			}
+		}
+		u.env[nameHeaders] = h
+	}
+	for _, sl := range s.slots {
+		u.env[sl.name] = gjsonValue(gjson.GetBytes(resp.Body, sl.path))
+	}
+	if s.needJSON {
+		v, err := decodeJSON(resp.Body)
+		if err != nil {
+			v = nil
+		}
+		u.env[nameJSON] = v
+	}
+}
+
+// clearResponse lets the response's values be collected.
+func (u *vuser) clearResponse(s *step) {
+	if s.needBody {
+		u.env[nameBody] = ""
+	}
+	if s.needJSON {
+		u.env[nameJSON] = nil
+	}
+	if s.needHeaders {
+		u.env[nameHeaders] = map[string]string(nil)
+	}
+}
+
+// statusList writes status codes as 201 or [200, 201].
+func statusList(codes []int) string {
+	if len(codes) == 1 {
+		return fmt.Sprint(codes[0])
+	}
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprint(c)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

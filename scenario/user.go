@@ -1,0 +1,177 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// A vuser is a virtual user running a compiled scenario: its variables, its
+// own HTTP client, and the shard its samples go to.
+type vuser struct {
+	evaluator
+	p      *program
+	sc     *compiled // nil for the setup
+	id     int
+	ids    []metrics.EndpointID // by request.ep
+	script metrics.EndpointID
+	shard  *metrics.Shard
+	tr     httpc.Transport
+
+	req      httpc.Request // reused for every request
+	urlBuf   []byte
+	scratch  []byte
+	intended time.Time // for the iteration's first request
+	started  bool      // OnStart has run
+	// failure says why the last step that failed did, for the setup.
+	failure error
+}
+
+// testHookTask, if not nil, is called with every task a user picks.
+var testHookTask func(scenario string, task int)
+
+// Iterate runs one iteration: the user's start steps if they have not run
+// yet, then one task picked by weight, or the flow.
+func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {
+	u.env[nameIter] = int(it.N)
+	u.intended = it.Intended
+	if !u.started {
+		if !u.steps(ctx, u.sc.onStart) {
+			return
+		}
+		u.started = true
+	}
+	if len(u.sc.tasks) > 0 {
+		i := u.sc.pick()
+		if testHookTask != nil {
+			testHookTask(u.sc.name, i)
+		}
+		u.step(ctx, u.sc.tasks[i])
+		return
+	}
+	u.steps(ctx, u.sc.flow)
+}
+
+// steps runs ss in order; it reports false if one failed.
+func (u *vuser) steps(ctx context.Context, ss []*step) bool {
+	for _, s := range ss {
+		if !u.step(ctx, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// step runs s; it reports whether the iteration may go on.
+func (u *vuser) step(ctx context.Context, s *step) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if s.when != nil {
+		ok, err := u.cond(s.when)
+		if err != nil {
+			return u.scriptError(s.path+".when", err)
+		}
+		if !ok {
+			return true
+		}
+	}
+	switch s.kind {
+	case kindRequest:
+		return u.request(ctx, s)
+	case kindSleep:
+		u.intended = time.Time{} // the next request counts from its own start
+		_, ok := executor.Pause(ctx, s.sleep.length())
+		return ok
+	case kindGroup:
+		return u.group(ctx, s)
+	}
+	if err := u.effects(s); err != nil {
+		return u.scriptError(s.path, err)
+	}
+	return true
+}
+
+// group runs the steps of s, repeated as it says.
+func (u *vuser) group(ctx context.Context, s *step) bool {
+	passes := s.repeat
+	if passes == 0 && s.while == nil {
+		passes = 1
+	}
+	for i := 0; passes == 0 || i < passes; i++ {
+		if ctx.Err() != nil {
+			return false
+		}
+		if s.while != nil {
+			ok, err := u.cond(s.while)
+			if err != nil {
+				return u.scriptError(s.path+".while", err)
+			}
+			if !ok {
+				return true
+			}
+		}
+		if !u.steps(ctx, s.steps) {
+			return false
+		}
+	}
+	return true
+}
+
+// cond evaluates a condition.
+func (u *vuser) cond(x *expression) (bool, error) {
+	v, err := u.eval(x)
+	if err != nil {
+		return false, err
+	}
+	ok, err := isTrue(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", x.src, err)
+	}
+	return ok, nil
+}
+
+// effects applies the captures or sets of s, then its appends and removes.
+func (u *vuser) effects(s *step) error {
+	for _, as := range [][]assign{s.capture, s.set} {
+		for _, a := range as {
+			v, err := u.eval(a.x)
+			if err != nil {
+				return fmt.Errorf("%s: %w", a.name, err)
+			}
+			u.env[a.name] = v
+		}
+	}
+	for _, a := range s.append {
+		v, err := u.eval(a.x)
+		if err != nil {
+			return fmt.Errorf("append to %s: %w", a.name, err)
+		}
+		if v != nil { // pools hold values, never nil
+			a.pool.Add(v)
+		}
+	}
+	for _, a := range s.remove {
+		v, err := u.eval(a.x)
+		if err != nil {
+			return fmt.Errorf("remove from %s: %w", a.name, err)
+		}
+		a.pool.Remove(v)
+	}
+	return nil
+}
+
+// scriptError records a failure outside a request, in the row
+// scriptErrors, and ends the iteration.
+func (u *vuser) scriptError(path string, err error) bool {
+	now := time.Now()
+	u.failure = fmt.Errorf("%s: %w", path, err)
+	s := metrics.Sample{Endpoint: u.script, Start: now, End: now, Class: errclass.Other, Err: u.failure}
+	u.shard.Record(&s)
+	return false
+}

@@ -1,0 +1,143 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/metrics"
+)
+
+// A Model says what a load level counts.
+type Model string
+
+// The load models a search steps through.
+const (
+	Users Model = "users" // virtual users of the closed model
+	Rate  Model = "rate"  // arrivals per second of the open model
+)
+
+// A Build returns the plan that holds load level for d: level virtual
+// users (Users) or arrivals per second (Rate). The search sets the plan's
+// Warmup and Thresholds itself.
+type Build func(level float64, d time.Duration) (*surge.Plan, error)
+
+// Defaults of a Config's zero fields.
+const (
+	DefaultFactor     = 2
+	DefaultStep       = 10 * time.Second
+	DefaultBudget     = 5 * time.Minute
+	DefaultResolution = 0.05
+)
+
+// DefaultObjectives are the objectives of a Config without any: p95 under
+// one second and errors under 1%.
+func DefaultObjectives() []analysis.Threshold {
+	var ts []analysis.Threshold
+	for _, expr := range []string{"p95<1000ms", "errors<1%"} {
+		t, err := analysis.ParseThreshold(expr)
+		if err != nil {
+			continue // unreachable: the expressions are valid
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// Config describes a search.
+type Config struct {
+	Model Model
+	Build Build
+	// Start is the first level; for Users it is rounded up to a whole
+	// number of users.
+	Start float64
+	// Each step multiplies the level by Factor (more than 1) or, if Add is
+	// not zero, adds Add. Zero for both means a Factor of DefaultFactor.
+	Factor float64
+	Add    float64
+	// Max is the highest level to try; zero means no limit but the budget.
+	Max float64
+	// Step is how long each level is held, DefaultStep if zero; Warmup is
+	// the part at its start that is not judged, none if zero.
+	Step   time.Duration
+	Warmup time.Duration
+	// Budget bounds the whole search, DefaultBudget if zero: a step is
+	// started only if it fits in what is left.
+	Budget time.Duration
+	// Resolution ends the narrowing once the bad level is within this
+	// fraction of the good one (one user apart, at least, for Users);
+	// DefaultResolution if zero.
+	Resolution float64
+	// Objectives judge every step; DefaultObjectives if empty.
+	Objectives []analysis.Threshold
+	// Options are passed to every step's surge.Run: Abort and Progress.
+	Options surge.Options
+	// OnStep, if not nil, is called after every step.
+	OnStep func(metrics.CapacityStep)
+}
+
+// withDefaults validates c and fills in the defaults of its zero fields.
+func (c Config) withDefaults() (Config, error) {
+	if c.Model != Users && c.Model != Rate {
+		return c, fmt.Errorf("search: model %q: want %q or %q", c.Model, Users, Rate)
+	}
+	if c.Build == nil {
+		return c, errors.New("search: Build is nil")
+	}
+	finite := func(name string, v float64) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("search: %s %v is not a finite number of 0 or more", name, v)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"start", c.Start}, {"factor", c.Factor}, {"increment", c.Add}, {"maximum", c.Max}, {"resolution", c.Resolution}} {
+		if err := finite(f.name, f.v); err != nil {
+			return c, err
+		}
+	}
+	if c.Model == Users {
+		c.Start = math.Ceil(c.Start)
+	}
+	switch {
+	case c.Start <= 0:
+		return c, fmt.Errorf("search: start %v must be positive", c.Start)
+	case c.Factor != 0 && c.Add != 0:
+		return c, errors.New("search: give a step factor or an increment, not both")
+	case c.Factor != 0 && c.Factor <= 1:
+		return c, fmt.Errorf("search: step factor %v must be more than 1", c.Factor)
+	case c.Max != 0 && c.Max < c.Start:
+		return c, fmt.Errorf("search: maximum %v is below the start %v", c.Max, c.Start)
+	case c.Resolution >= 1:
+		return c, fmt.Errorf("search: resolution %v must be below 1", c.Resolution)
+	case c.Step < 0 || c.Warmup < 0 || c.Budget < 0:
+		return c, errors.New("search: step, warm-up and budget must not be negative")
+	}
+	if c.Factor == 0 && c.Add == 0 {
+		c.Factor = DefaultFactor
+	}
+	if c.Step == 0 {
+		c.Step = DefaultStep
+	}
+	if c.Budget == 0 {
+		c.Budget = DefaultBudget
+	}
+	if c.Resolution == 0 {
+		c.Resolution = DefaultResolution
+	}
+	if len(c.Objectives) == 0 {
+		c.Objectives = DefaultObjectives()
+	}
+	if c.Warmup >= c.Step {
+		return c, fmt.Errorf("search: warm-up %v is not shorter than the step %v: nothing would be judged", c.Warmup, c.Step)
+	}
+	if c.Budget < c.Step {
+		return c, fmt.Errorf("search: budget %v is shorter than one step (%v)", c.Budget, c.Step)
+	}
+	return c, nil
+}

@@ -1,0 +1,131 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/report"
+)
+
+// The rules of a step's judgement; see the package documentation.
+const (
+	// stoppedShare: successful throughput below this share of the last
+	// good step's is the service no longer answering.
+	stoppedShare = 0.05
+	// plateauLoad, plateauGain and plateauShare: a level at least
+	// plateauLoad above the last good one whose successful throughput grew
+	// by less than plateauGain, or by less than plateauShare of the growth
+	// of the load, is a plateau. Below its capacity a service's throughput
+	// grows with the load; a quarter leaves room for noise and for a last
+	// good level just short of the saturated throughput.
+	plateauLoad  = 0.10
+	plateauGain  = 0.03
+	plateauShare = 0.25
+)
+
+// judge decides whether t passed, comparing it with good, the highest
+// level that passed so far (nil if none did), and fills in its OK,
+// Reason, Broken and Detail.
+func (s *searcher) judge(t *trial, good *trial) {
+	st := &t.step
+	for _, th := range t.res.Thresholds {
+		if !th.OK {
+			st.Broken = append(st.Broken, brokenText(&th))
+		}
+	}
+	if sat := analysis.Saturation(t.judged); sat != nil {
+		st.Reason = metrics.ReasonGenerator
+		st.Detail = fmt.Sprintf("generator saturated (%s) from %.0fs into the step", strings.Join(sat.Causes, ", "), sat.TrustworthyUntilS)
+		return
+	}
+	if c := t.res.Collapse; c != nil && c.Kind == metrics.CollapseStopped {
+		st.Reason = metrics.ReasonStopped
+		st.Detail = fmt.Sprintf("stopped answering %.0fs into the step", c.AtS)
+		return
+	}
+	if good != nil && good.step.OKRPS > 0 && st.OKRPS < stoppedShare*good.step.OKRPS {
+		st.Reason = metrics.ReasonStopped
+		st.Detail = fmt.Sprintf("stopped answering: %.1f successful responses per second, against %.1f at %s",
+			st.OKRPS, good.step.OKRPS, s.level(good.step.Level))
+		return
+	}
+	if reason, detail := objectiveReason(t); reason != "" {
+		st.Reason, st.Detail = reason, detail
+		return
+	}
+	if good != nil && plateau(good.step.Level, good.step.OKRPS, st.Level, st.OKRPS) {
+		st.Reason = metrics.ReasonPlateau
+		st.Detail = fmt.Sprintf("plateau: %+.0f%% throughput for %+.0f%% load",
+			100*(st.OKRPS/good.step.OKRPS-1), 100*(st.Level/good.step.Level-1))
+		return
+	}
+	st.OK = true
+}
+
+// plateau reports whether going from level1, which gave throughput rps1,
+// to level2, which gave rps2, is a throughput plateau.
+func plateau(level1, rps1, level2, rps2 float64) bool {
+	load := level2/level1 - 1
+	if load < plateauLoad || rps1 <= 0 {
+		return false
+	}
+	gain := rps2/rps1 - 1
+	return gain < max(plateauGain, plateauShare*load)
+}
+
+// objectiveReason names the kind of objective t broke, if any: errors
+// before latency, unless the dominant error is dropped arrivals, which a
+// slow service causes.
+func objectiveReason(t *trial) (reason, detail string) {
+	var errs, lats, others []string
+	for _, th := range t.res.Thresholds {
+		if th.OK {
+			continue
+		}
+		switch th.Metric {
+		case "errors", "failures", "dropped":
+			errs = append(errs, brokenText(&th))
+		case "rps", "requests":
+			others = append(others, brokenText(&th))
+		default:
+			lats = append(lats, brokenText(&th))
+		}
+	}
+	dominant := t.step.DominantError
+	switch {
+	case len(errs) > 0 && (len(lats) == 0 || dominant != string(errclass.Dropped)):
+		d := strings.Join(errs, "; ")
+		if dominant != "" {
+			d += " (" + dominant + ")"
+		}
+		return metrics.ReasonErrors, d
+	case len(lats) > 0:
+		return metrics.ReasonLatency, strings.Join(lats, "; ")
+	case len(others) > 0:
+		return metrics.ReasonObjective, strings.Join(others, "; ")
+	}
+	return "", ""
+}
+
+// brokenText writes a broken objective with its actual value, as in
+// "p95<1000ms: 1.30s".
+func brokenText(th *metrics.ThresholdResult) string {
+	if th.Note != "" {
+		return fmt.Sprintf("%s: %s", th.Expr, th.Note)
+	}
+	var actual string
+	switch th.Unit {
+	case "ms":
+		actual = report.Ms(th.Actual)
+	case "%":
+		actual = fmt.Sprintf("%.2f%%", th.Actual)
+	case "/s":
+		actual = fmt.Sprintf("%.1f/s", th.Actual)
+	default:
+		actual = fmt.Sprintf("%g", th.Actual)
+	}
+	return fmt.Sprintf("%s: %s", th.Expr, actual)
+}

@@ -1,0 +1,137 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/report"
+)
+
+// Phases of a step.
+const (
+	phaseStep   = "step"   // stepping up
+	phaseNarrow = "narrow" // between the last good and the first bad level
+)
+
+// A searcher is one search in progress.
+type searcher struct {
+	cfg    Config
+	began  time.Time
+	trials []*trial
+}
+
+// Run searches for the maximum load the service sustains, as described in
+// the package documentation. It returns the result of the step at the
+// highest good level (or, if none was good, of the first bad one) with its
+// Capacity set to every step and the verdict. A search stopped by ctx or
+// Options.Abort returns what it found, with Run.Interrupted set. The error
+// is non-nil only if the search could not run.
+func Run(ctx context.Context, cfg Config) (*metrics.Result, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &searcher{cfg: cfg, began: time.Now()}
+	good, bad, stop, err := s.search(ctx)
+	if err != nil {
+		return nil, err
+	}
+	host := good
+	if host == nil {
+		host = bad
+	}
+	if host == nil {
+		host = s.trials[len(s.trials)-1]
+	}
+	res := host.res
+	res.Capacity = s.capacity(good, bad, stop)
+	res.Run.Load = fmt.Sprintf("find-max step at %s: %s", s.level(host.step.Level), res.Run.Load)
+	if stop == metrics.ReasonInterrupted {
+		res.Run.Interrupted = true
+		if res.Run.StopReason == "" {
+			res.Run.StopReason = "the search was stopped"
+		}
+	}
+	return res, nil
+}
+
+// search steps up, then narrows. It returns the highest good and the
+// lowest bad trial (either may be nil) and why it stopped early, if it
+// did: metrics.ReasonMaxReached, metrics.ReasonBudget or
+// metrics.ReasonInterrupted.
+func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, err error) {
+	c := &s.cfg
+	for level := c.Start; ; level = c.next(level) {
+		t, stop, err := s.try(ctx, level, phaseStep, good)
+		if err != nil || stop != "" {
+			return good, bad, stop, err
+		}
+		if !t.step.OK {
+			bad = t
+			break
+		}
+		good = t
+		if c.Max > 0 && level >= c.Max {
+			return good, nil, metrics.ReasonMaxReached, nil
+		}
+	}
+	for good != nil && narrowable(bad) {
+		level, ok := c.mid(good.step.Level, bad.step.Level)
+		if !ok {
+			break
+		}
+		t, stop, err := s.try(ctx, level, phaseNarrow, good)
+		if err != nil || stop == metrics.ReasonInterrupted {
+			return good, bad, stop, err
+		}
+		if stop == metrics.ReasonBudget {
+			return good, bad, stop, nil // narrowed as far as the budget allowed
+		}
+		if t.step.OK {
+			good = t
+		} else {
+			bad = t
+		}
+	}
+	return good, bad, "", nil
+}
+
+// narrowable reports whether levels below bad are worth trying: not when
+// the generator saturated, nor when the service stopped answering.
+func narrowable(bad *trial) bool {
+	return bad.step.Reason != metrics.ReasonGenerator && bad.step.Reason != metrics.ReasonStopped
+}
+
+// try runs and judges a step at level if the budget allows it; the first
+// step always fits, as withDefaults checked. stop is
+// metrics.ReasonBudget if it did not, and metrics.ReasonInterrupted if the
+// search was stopped during the step.
+func (s *searcher) try(ctx context.Context, level float64, phase string, good *trial) (*trial, string, error) {
+	if len(s.trials) > 0 && time.Since(s.began)+s.cfg.Step > s.cfg.Budget {
+		return nil, metrics.ReasonBudget, nil
+	}
+	t, err := s.runStep(ctx, level, phase)
+	if err != nil {
+		return nil, "", err
+	}
+	s.trials = append(s.trials, t)
+	if t.res.Run.Interrupted || ctx.Err() != nil {
+		t.step.Reason, t.step.Detail = metrics.ReasonInterrupted, "interrupted"
+		s.report(t)
+		return t, metrics.ReasonInterrupted, nil
+	}
+	s.judge(t, good)
+	s.report(t)
+	return t, "", nil
+}
+
+func (s *searcher) report(t *trial) {
+	if s.cfg.OnStep != nil {
+		s.cfg.OnStep(t.step)
+	}
+}
+
+// level formats a level of the search's model.
+func (s *searcher) level(l float64) string { return report.Level(string(s.cfg.Model), l) }

@@ -124,13 +124,10 @@ func (u *vuser) check(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
 		case smp.Class == errclass.None:
 			smp.Class, smp.Err = errclass.Check, fmt.Errorf("expect status %s: got %d", statusList(e.status), resp.Status)
 		default:
-			smp.Err = fmt.Errorf("expect status %s: got %d", statusList(e.status), resp.Status)
+			smp.Err = fmt.Errorf("expect status %s: %w", statusList(e.status), smp.Err)
 		}
 	}
 	if smp.Class != errclass.None {
-		if smp.Err == nil {
-			smp.Err = fmt.Errorf("status %d", resp.Status)
-		}
 		return false
 	}
 	fail := func(err error) bool {

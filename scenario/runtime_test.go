@@ -126,7 +126,7 @@ func TestFailures(t *testing.T) {
 		msg   string
 	}{
 		{step("5xx", "/status/503", nil), errclass.HTTP5xx, "status 503"},
-		{step("unexpected 4xx", "/status/409", &Expect{Status: []int{201}}), errclass.HTTP4xx, "expect status 201: got 409"},
+		{step("unexpected 4xx", "/status/409", &Expect{Status: []int{201}}), errclass.HTTP4xx, "expect status 201: status 409: {"},
 		{step("unexpected 2xx", "/status/200", &Expect{Status: []int{201, 202}}), errclass.Check, "expect status [201, 202]: got 200"},
 		{step("contains", "/", &Expect{Contains: "nope"}), errclass.Check, `expect the body to contain "nope"`},
 		{step("slow", "/slow", &Expect{MaxDuration: time.Millisecond}), errclass.Check, "expect max_duration 1ms"},

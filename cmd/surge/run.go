@@ -221,14 +221,9 @@ func trimPkg(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "executor: "))
 }
 
-// execute runs plan with signal handling and progress, prints the summary,
-// writes the result and turns the verdict into an exit code.
-func execute(cmd *cobra.Command, plan *surge.Plan, out string, quiet bool) error {
-	return executeTo(cmd, plan, out, "", quiet)
-}
-
-// executeTo is execute that also writes the HTML report to reportPath, if
-// it is not empty.
+// executeTo runs plan with signal handling and progress, prints the
+// summary, writes the result to out and the HTML report to reportPath (each
+// if not empty) and turns the verdict into an exit code.
 func executeTo(cmd *cobra.Command, plan *surge.Plan, out, reportPath string, quiet bool) error {
 	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
 	defer release()

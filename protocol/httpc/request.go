@@ -45,6 +45,8 @@ type Response struct {
 	// Options.MaxResponseBytes and Body holds only its beginning.
 	Body      []byte
 	Truncated bool
+
+	snippet []byte // the start of an error response's body, for StatusError
 }
 
 // Prepare checks r and parses its URL once, so that Do need not parse it on

@@ -100,6 +100,14 @@ func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Respon
 		return resp
 	}
 	s.Class, s.Err = errclass.FromStatus(resp.Status), nil
+	if s.Class != errclass.None {
+		body := resp.Body
+		if body == nil {
+			body = resp.snippet
+		}
+		s.Err = newStatusError(resp.Status, body)
+		resp.snippet = nil
+	}
 	if ex.quiet() {
 		c.spare = ex
 	}
@@ -125,9 +133,12 @@ func (c *client) roundTrip(ctx context.Context, req *Request, u *url.URL, ex *ex
 		return out, ex.phase(), contextCause(rc, err)
 	}
 	out.Status, out.Proto, out.Header = hr.StatusCode, hr.Proto, hr.Header
-	if req.KeepBody {
+	switch {
+	case req.KeepBody:
 		out.Body, out.Truncated, err = readBody(hr.Body, hr.ContentLength, c.opts.MaxResponseBytes)
-	} else {
+	case hr.StatusCode >= 400: // keep the start of the body: it says why
+		out.snippet, _, err = readBody(hr.Body, -1, snippetBytes)
+	default:
 		err = drain(hr.Body)
 	}
 	hr.Body.Close()

@@ -3,9 +3,13 @@ package httpc
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -205,9 +209,13 @@ func TestStatusClasses(t *testing.T) {
 	}{{200, errclass.None}, {204, errclass.None}, {404, errclass.HTTP4xx}, {503, errclass.HTTP5xx}} {
 		var s metrics.Sample
 		resp := c.Do(context.Background(), &Request{URL: ts.URL + "/?code=" + strconv.Itoa(tc.code)}, &s)
-		if s.Status != tc.code || resp.Status != tc.code || s.Class != tc.class || s.Err != nil {
-			t.Errorf("status %d: got status %d, class %q, err %v; want class %q, nil err",
-				tc.code, s.Status, s.Class, s.Err, tc.class)
+		wantErr := ""
+		if tc.class != errclass.None {
+			wantErr = "status " + strconv.Itoa(tc.code) + ": error page"
+		}
+		if gotErr := fmt.Sprint(s.Err); s.Status != tc.code || resp.Status != tc.code || s.Class != tc.class || (s.Err != nil) != (wantErr != "") || (wantErr != "" && gotErr != wantErr) {
+			t.Errorf("status %d: got status %d, class %q, err %v; want class %q, err %q",
+				tc.code, s.Status, s.Class, s.Err, tc.class, wantErr)
 		}
 		checkTiming(t, &s)
 	}
@@ -266,5 +274,30 @@ func TestBadURL(t *testing.T) {
 		if s.Class != errclass.Other || s.Err == nil {
 			t.Errorf("%q: class %q, err %v; want other", u, s.Class, s.Err)
 		}
+	}
+}
+
+// TestStatusErrorKeepsTheReason checks that a failed status carries the
+// start of the body, which says why, whether or not the body is kept.
+func TestStatusErrorKeepsTheReason(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, "{\"error\":\n  \"lock wait timeout exceeded\"}"+strings.Repeat(" pad", 1000))
+	}))
+	defer srv.Close()
+	for _, keep := range []bool{false, true} {
+		tr := New(Options{})
+		req := &Request{URL: srv.URL, KeepBody: keep}
+		var s metrics.Sample
+		resp := tr.Do(context.Background(), req, &s)
+		var se *StatusError
+		if s.Class != errclass.HTTP5xx || !errors.As(s.Err, &se) || se.Status != 503 ||
+			!strings.HasPrefix(s.Err.Error(), `status 503: {"error": "lock wait timeout exceeded"}`) || len(se.Snippet) > 130 {
+			t.Errorf("keep=%v: class %s, err %v", keep, s.Class, s.Err)
+		}
+		if (resp.Body != nil) != keep {
+			t.Errorf("keep=%v: body kept = %v", keep, resp.Body != nil)
+		}
+		tr.Close()
 	}
 }

@@ -101,7 +101,7 @@ func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
 			return out
 		}
 	}
-	actual, err := t.value(s, r.Run.DurationS)
+	actual, err := t.value(s, r.MeasuredS())
 	if err != nil {
 		out.Note = err.Error()
 		return out

@@ -9,7 +9,8 @@ import (
 )
 
 // Result assembles the measurements into a result document. active is the
-// run's active load period, over which rates are computed. Call it after
+// run's active load period; rates are per second of it without the warm-up
+// (Result.MeasuredS). Call it after
 // Finish; the caller fills in Tool, Run (apart from DurationS), Plan and
 // Thresholds.
 func (r *Recorder) Result(active time.Duration) *Result {
@@ -21,6 +22,12 @@ func (r *Recorder) Result(active time.Duration) *Result {
 	if res.Series == nil {
 		res.Series = []Point{}
 	}
+	if !r.warmEnd.IsZero() {
+		w := r.warmup
+		w.DurationS = max(r.warmEnd.Sub(r.start), 0).Seconds()
+		res.Warmup = &w
+	}
+	measured := res.MeasuredS()
 	total := newStats()
 	perClass := map[errclass.Class]map[string]int64{}
 	for id, st := range r.run {
@@ -28,7 +35,7 @@ func (r *Recorder) Result(active time.Duration) *Result {
 			continue
 		}
 		name := r.endpointName(EndpointID(id))
-		res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(st, 0, active.Seconds())})
+		res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(st, 0, measured)})
 		total.merge(st)
 		for class, e := range st.errors {
 			if perClass[class] == nil {
@@ -40,15 +47,10 @@ func (r *Recorder) Result(active time.Duration) *Result {
 	if res.Endpoints == nil {
 		res.Endpoints = []EndpointStats{}
 	}
-	res.Totals = toStats(total, r.dropped, active.Seconds())
+	res.Totals = toStats(total, r.dropped, measured)
 	res.Errors = errorStats(&total.counts, r.dropped, perClass)
 	res.Generator = generatorOf(res.Series, r.lag)
 	res.Thresholds = []ThresholdResult{}
-	if !r.warmEnd.IsZero() {
-		w := r.warmup
-		w.DurationS = max(r.warmEnd.Sub(r.start), 0).Seconds()
-		res.Warmup = &w
-	}
 	r.streamResult(res)
 	return res
 }

@@ -81,10 +81,22 @@ func Merge(parts ...*Result) (*Result, error) {
 			e.messages = m.messages
 		}
 	}
-	for _, name := range order {
-		out.Endpoints = append(out.Endpoints, EndpointStats{Name: name, Stats: toStats(eps[name], 0, out.Run.DurationS)})
+	for _, p := range parts {
+		if w := p.Warmup; w != nil {
+			if out.Warmup == nil {
+				out.Warmup = &Warmup{}
+			}
+			out.Warmup.DurationS = math.Max(out.Warmup.DurationS, w.DurationS)
+			out.Warmup.Requests += w.Requests
+			out.Warmup.Failures += w.Failures
+			out.Warmup.Dropped += w.Dropped
+		}
 	}
-	out.Totals = toStats(total, dropped, out.Run.DurationS)
+	measured := out.MeasuredS()
+	for _, name := range order {
+		out.Endpoints = append(out.Endpoints, EndpointStats{Name: name, Stats: toStats(eps[name], 0, measured)})
+	}
+	out.Totals = toStats(total, dropped, measured)
 	out.Errors = errorStats(&total.counts, dropped, perClass)
 	series, err := mergeSeries(parts)
 	if err != nil {
@@ -99,17 +111,6 @@ func Merge(parts ...*Result) (*Result, error) {
 	out.Generator.Cores = parts[0].Generator.Cores
 	if warnings != nil {
 		out.Generator.Warnings = warnings
-	}
-	for _, p := range parts {
-		if w := p.Warmup; w != nil {
-			if out.Warmup == nil {
-				out.Warmup = &Warmup{}
-			}
-			out.Warmup.DurationS = math.Max(out.Warmup.DurationS, w.DurationS)
-			out.Warmup.Requests += w.Requests
-			out.Warmup.Failures += w.Failures
-			out.Warmup.Dropped += w.Dropped
-		}
 	}
 	return out, nil
 }

@@ -35,6 +35,9 @@ func TestWarmupKeptOutOfTotals(t *testing.T) {
 	if res.Totals.Requests != 5 || res.Totals.Failures != 0 || res.Totals.Dropped != 1 {
 		t.Errorf("totals: %d requests, %d failures, %d dropped; want 5, 0, 1", res.Totals.Requests, res.Totals.Failures, res.Totals.Dropped)
 	}
+	if res.Totals.RPS != 5 {
+		t.Errorf("rps %v: want 5 requests over the 1 s after the warm-up", res.Totals.RPS)
+	}
 	if res.Totals.Latency.Max > 11 {
 		t.Errorf("max latency %vms includes the warm-up", res.Totals.Latency.Max)
 	}
@@ -57,6 +60,9 @@ func TestWarmupKeptOutOfTotals(t *testing.T) {
 	merged, err := Merge(res, res)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if merged.Totals.RPS != 10 {
+		t.Errorf("merged rps %v, want 10", merged.Totals.RPS)
 	}
 	if w := merged.Warmup; w == nil || w.Requests != 22 || w.Dropped != 2 {
 		t.Errorf("merged warmup %+v", w)

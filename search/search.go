@@ -42,8 +42,11 @@ func Run(ctx context.Context, cfg Config) (*metrics.Result, error) {
 	if host == nil {
 		host = bad
 	}
-	if host == nil {
+	if host == nil && len(s.trials) > 0 {
 		host = s.trials[len(s.trials)-1]
+	}
+	if host == nil {
+		return nil, fmt.Errorf("search: no step ran")
 	}
 	res := host.res
 	res.Capacity = s.capacity(good, bad, stop)

@@ -120,55 +120,8 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 	if cfg.Model, err = f.loadModel(changed); err != nil {
 		return cfg, err
 	}
-	level := func(flag, s string) (float64, error) {
-		if cfg.Model == search.Rate {
-			r, err := executor.ParseRate(s)
-			if err != nil {
-				return 0, fmt.Errorf("--%s: %w", flag, trimPkg(err))
-			}
-			return r, nil
-		}
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || n != math.Trunc(n) || math.IsInf(n, 0) {
-			return 0, fmt.Errorf("--%s %q: want a whole number of users", flag, s)
-		}
-		return n, nil
-	}
-	startFlag, start := "start", f.start
-	switch {
-	case changed("users"):
-		startFlag, start = "users", f.users
-	case changed("rate"):
-		startFlag, start = "rate", f.rate
-	}
-	if cfg.Start, err = level(startFlag, start); err != nil {
+	if err := f.levels(&cfg, changed); err != nil {
 		return cfg, err
-	}
-	if cfg.Start <= 0 {
-		return cfg, fmt.Errorf("--%s %s: the first level must be positive", startFlag, start)
-	}
-	if changed("step-factor") && changed("step-add") {
-		return cfg, errors.New("choose --step-factor or --step-add, not both")
-	}
-	cfg.Factor = f.factor
-	if changed("step-factor") && f.factor <= 1 {
-		return cfg, fmt.Errorf("--step-factor %v must be more than 1", f.factor)
-	}
-	if changed("step-add") {
-		if cfg.Add, err = level("step-add", f.add); err != nil {
-			return cfg, err
-		}
-		if cfg.Add <= 0 {
-			return cfg, fmt.Errorf("--step-add %s must be positive", f.add)
-		}
-	}
-	if changed("max") {
-		if cfg.Max, err = level("max", f.max); err != nil {
-			return cfg, err
-		}
-		if cfg.Max < cfg.Start {
-			return cfg, fmt.Errorf("--max %s is below the first level %s", f.max, start)
-		}
 	}
 	switch {
 	case f.step <= 0:
@@ -197,11 +150,81 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 	} else if cfg.Build, err = f.builder(req, cfg.Model, changed); err != nil {
 		return cfg, err
 	}
-	// Build the first plan now, so that a bad URL is reported as such.
-	if _, err := cfg.Build(cfg.Start, cfg.Step); err != nil {
-		return cfg, err
+	// Build the first and the last plan now, so that a bad URL or level is
+	// reported as invalid input.
+	for _, level := range []float64{cfg.Start, cfg.Max} {
+		if level == 0 {
+			continue
+		}
+		plan, err := cfg.Build(level, cfg.Step)
+		if err == nil {
+			err = plan.Validate()
+		}
+		if err != nil && path == "" {
+			return cfg, trimPkg(err)
+		}
+		if err != nil {
+			return cfg, err // a scenario file's problems, with their positions
+		}
 	}
 	return cfg, nil
+}
+
+// levels sets the levels of cfg, whose model is set, from --users, --rate
+// or --start, --step-factor or --step-add, and --max.
+func (f *findMaxFlags) levels(cfg *search.Config, changed func(string) bool) error {
+	var err error
+	level := func(flag, s string) (float64, error) {
+		if cfg.Model == search.Rate {
+			r, err := executor.ParseRate(s)
+			if err != nil {
+				return 0, fmt.Errorf("--%s: %w", flag, trimPkg(err))
+			}
+			return r, nil
+		}
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || n != math.Trunc(n) || math.IsInf(n, 0) {
+			return 0, fmt.Errorf("--%s %q: want a whole number of users", flag, s)
+		}
+		return n, nil
+	}
+	startFlag, start := "start", f.start
+	switch {
+	case changed("users"):
+		startFlag, start = "users", f.users
+	case changed("rate"):
+		startFlag, start = "rate", f.rate
+	}
+	if cfg.Start, err = level(startFlag, start); err != nil {
+		return err
+	}
+	if cfg.Start <= 0 {
+		return fmt.Errorf("--%s %s: the first level must be positive", startFlag, start)
+	}
+	if changed("step-factor") && changed("step-add") {
+		return errors.New("choose --step-factor or --step-add, not both")
+	}
+	cfg.Factor = f.factor
+	if changed("step-factor") && f.factor <= 1 {
+		return fmt.Errorf("--step-factor %v must be more than 1", f.factor)
+	}
+	if changed("step-add") {
+		if cfg.Add, err = level("step-add", f.add); err != nil {
+			return err
+		}
+		if cfg.Add <= 0 {
+			return fmt.Errorf("--step-add %s must be positive", f.add)
+		}
+	}
+	if changed("max") {
+		if cfg.Max, err = level("max", f.max); err != nil {
+			return err
+		}
+		if cfg.Max < cfg.Start {
+			return fmt.Errorf("--max %s is below the first level %s", f.max, start)
+		}
+	}
+	return nil
 }
 
 // fileBuilder returns the search's Build for the scenario file at path,

@@ -99,6 +99,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		c.fail("scenarios", "there are no scenarios", "add one under scenarios, with a load and tasks or a flow")
 	}
 	c.checkUniques()
+	c.checkSearch(spec.Search)
 	plan.Warmup = time.Duration(float64(spec.Warmup) * scale)
 	for i, expr := range spec.Thresholds {
 		t, err := analysis.ParseThreshold(expr)

@@ -48,6 +48,9 @@ type Spec struct {
 	// Thresholds judge the result, such as "p95<1000ms" or "errors<1%"
 	// (see analysis.ParseThreshold).
 	Thresholds []string
+	// Search, if not nil, makes the file a breaking-point search (surge
+	// find-max) rather than one run at the scenarios' loads.
+	Search *Search
 }
 
 // Defaults apply to every request.

@@ -21,6 +21,9 @@ import (
 	"github.com/surge-load/surge/search"
 )
 
+// defaultStepWarmup is the part of each find-max step that is not judged.
+const defaultStepWarmup = 2 * time.Second
+
 // findMaxFlags are the flags of `surge find-max`, as typed.
 type findMaxFlags struct {
 	requestFlags
@@ -62,7 +65,8 @@ Levels are users (closed model, --users N starts at N) or arrivals per
 second (open model, --rate R starts at R). With a scenario FILE, each level
 is every scenario's peak (as --users and --rate of surge run FILE set it) and
 the file's timeline is fitted to the step; the file's thresholds are the
-objectives unless --threshold is given. See docs/find-max.md.
+objectives unless --threshold is given, and its search section, if any,
+gives the levels and steps that flags do not. See docs/find-max.md.
 
 Exit codes: 0 a verdict was reached, 1 error or inconclusive (the generator
 saturated), 2 invalid input, 4 interrupted (the result is still written).`,
@@ -93,7 +97,7 @@ saturated), 2 invalid input, 4 interrupted (the result is still written).`,
 	fs.Float64Var(&f.factor, "step-factor", 0, "multiply the level by this each step (default 2)")
 	fs.StringVar(&f.add, "step-add", "", "add this to the level each step, instead of --step-factor")
 	fs.DurationVar(&f.step, "step-duration", search.DefaultStep, "how long each level is held")
-	fs.DurationVar(&f.warmup, "warmup", 2*time.Second, "the start of each step that is not judged")
+	fs.DurationVar(&f.warmup, "warmup", defaultStepWarmup, "the start of each step that is not judged")
 	fs.DurationVar(&f.budget, "budget", search.DefaultBudget, "the most time the whole search may take")
 	fs.StringVar(&f.max, "max", "", "the highest level to try (default: no limit but the budget)")
 	fs.IntVar(&f.maxUsers, "max-users", 0, "open model: the user pool of each step (default: twice the rate, at least 100)")
@@ -112,6 +116,11 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 	var cfg search.Config
 	var req surge.Request
 	var err error
+	if path != "" {
+		if s := fileSearch(path); s != nil {
+			changed = f.withFileSearch(s, changed)
+		}
+	}
 	if path == "" {
 		if req, err = f.request(); err != nil {
 			return cfg, err

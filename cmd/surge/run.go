@@ -68,6 +68,9 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
+				if fileSearch(args[0]) != nil {
+					return searchFile(cmd, args[0], &f, &ff, cmd.Flags().Changed)
+				}
 				plan, err := buildFilePlan(args[0], &f, &ff, cmd.Flags().Changed)
 				if err != nil {
 					return fileErrors(err)

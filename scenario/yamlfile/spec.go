@@ -11,7 +11,7 @@ import (
 
 // The keys of each mapping of a scenario file.
 var (
-	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds"}
+	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "search"}
 	defaultsKeys = []string{"headers", "timeout"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
@@ -56,6 +56,8 @@ func (d *decoder) spec(root ast.Node) *scenario.Spec {
 			s.Scenarios = d.scenarios(f.val)
 		case "warmup":
 			s.Warmup, _ = d.duration(f.val, p, "warmup")
+		case "search":
+			s.Search = d.search(f.val)
 		case "thresholds":
 			items, _ := d.list(f.val, p, "thresholds")
 			for i, item := range items {

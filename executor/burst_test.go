@@ -56,10 +56,12 @@ func TestBurstAtOnceFromZeroStart(t *testing.T) {
 // A burst that finds users still busy with the last one drops the excess.
 func TestBurstDropsWhenBusy(t *testing.T) {
 	var j journal
-	b := Burst{Every: 100 * time.Millisecond, Size: 10, Length: 250 * time.Millisecond, Grace: time.Second}
+	// Bursts at 0, 200 and 400 ms; four users are busy from 0 to 300 ms,
+	// with 100 ms of margin on both sides for a busy machine.
+	b := Burst{Every: 200 * time.Millisecond, Size: 10, Length: 500 * time.Millisecond, Grace: time.Second}
 	e := env(j.users(func(ctx context.Context, it Iteration) {
 		if it.User < 4 && it.N == 0 {
-			sleepWork(150*time.Millisecond)(ctx, it)
+			sleepWork(300*time.Millisecond)(ctx, it)
 		}
 	}))
 	out, err := b.Run(e)

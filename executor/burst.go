@@ -2,8 +2,6 @@ package executor
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -70,9 +68,10 @@ func (b Burst) String() string {
 
 // Run runs the plan; see Load.
 //
-// A user counts itself free before it waits for an arrival, so the
-// dispatcher knows without racing whether an arrival will be taken: the
-// whole first burst finds the pool ready even when it is due at once.
+// The pool is the open model's: idle users wait on a stack, each arrival
+// goes to the most recently idle one, and an arrival that finds none is
+// dropped. Every user is idle before the start, so the whole first burst
+// finds the pool ready even when it is due at once.
 func (b Burst) Run(env Env) (Outcome, error) {
 	if err := b.Validate(); err != nil {
 		return Outcome{}, err
@@ -81,36 +80,20 @@ func (b Burst) Run(env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	p := &burstPool{arrivals: make(chan time.Time)}
-	var ready sync.WaitGroup
-	n := r.seg.count()
-	for i := range b.Pool(r.seg) {
-		id := i*n + r.seg.Index
-		u := env.NewUser(id)
-		r.users.Add(1)
-		ready.Add(1)
-		go p.serve(r, id, u, &ready)
-	}
-	ready.Wait()
+	pool := r.startPool(b.Pool(r.seg), env.NewUser)
 	if env.Start.IsZero() { // start now that the pool is ready
 		r.start = time.Now()
 		r.out.Started = r.start
 	}
-	interrupted := !r.sleepUntil(r.start) || p.dispatch(r, b)
+	interrupted := !r.sleepUntil(r.start) || r.dispatchBursts(b, pool)
 	r.stop(interrupted)
-	close(p.arrivals)
+	pool.close()
 	return r.wait(b.Grace), nil
 }
 
-// A burstPool is the users of a running Burst model.
-type burstPool struct {
-	arrivals chan time.Time
-	free     atomic.Int64 // users committed to taking the next arrival
-}
-
-// dispatch hands out the segment's arrivals burst by burst until the end.
-// It reports whether Stop or Abort cut it short.
-func (p *burstPool) dispatch(r *run, b Burst) (interrupted bool) {
+// dispatchBursts hands out the segment's arrivals burst by burst until the
+// end. It reports whether Stop or Abort cut it short.
+func (r *run) dispatchBursts(b Burst, pool *idlePool) (interrupted bool) {
 	sh := r.rec.Shard(r.seg.Index)
 	n := r.seg.count()
 	for burst := range int(b.Bursts()) {
@@ -122,34 +105,8 @@ func (p *burstPool) dispatch(r *run, b Burst) (interrupted bool) {
 			if r.stopping() {
 				return true
 			}
-			if p.free.Add(-1) < 0 {
-				p.free.Add(1)
-				r.dropped.Add(1)
-				sh.Dropped(due)
-				continue
-			}
-			p.arrivals <- due // a free user is receiving or about to
-			r.iterations.Add(1)
-			sh.Lag(time.Since(due))
+			r.handOut(pool, sh, due)
 		}
 	}
 	return !r.sleepUntil(r.at(b.Length))
-}
-
-// serve runs user u of the pool: one iteration per arrival until the
-// arrivals end.
-func (p *burstPool) serve(r *run, id int, u User, ready *sync.WaitGroup) {
-	defer r.users.Done()
-	r.rec.AddUsers(1)
-	defer r.rec.AddUsers(-1)
-	p.free.Add(1)
-	ready.Done()
-	for n := int64(0); ; n++ {
-		due, ok := <-p.arrivals
-		if !ok {
-			return
-		}
-		r.iterate(u, Iteration{User: id, N: n, Intended: due})
-		p.free.Add(1)
-	}
 }

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -56,14 +57,20 @@ func TestBurstAtOnceFromZeroStart(t *testing.T) {
 // A burst that finds users still busy with the last one drops the excess.
 func TestBurstDropsWhenBusy(t *testing.T) {
 	var j journal
-	// Bursts at 0, 200 and 400 ms; four users are busy from 0 to 300 ms,
-	// with 100 ms of margin on both sides for a busy machine.
-	b := Burst{Every: 200 * time.Millisecond, Size: 10, Length: 500 * time.Millisecond, Grace: time.Second}
-	e := env(j.users(func(ctx context.Context, it Iteration) {
-		if it.User < 4 && it.N == 0 {
-			sleepWork(300*time.Millisecond)(ctx, it)
+	// Bursts at 0, 400 and 800 ms; four arrivals of the first burst keep
+	// their users busy until 600 ms, with 200 ms of margin on both sides
+	// for a busy machine. Every other iteration takes 100 ms, so that no
+	// user is free again to serve a second arrival of the same burst.
+	b := Burst{Every: 400 * time.Millisecond, Size: 10, Length: time.Second, Grace: time.Second}
+	e := env(nil)
+	var slow atomic.Int32
+	e.NewUser = j.users(func(ctx context.Context, it Iteration) {
+		d := 100 * time.Millisecond
+		if it.Intended.Equal(e.Start) && slow.Add(1) <= 4 {
+			d = 600 * time.Millisecond
 		}
-	}))
+		sleepWork(d)(ctx, it)
+	})
 	out, err := b.Run(e)
 	if err != nil {
 		t.Fatal(err)

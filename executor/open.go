@@ -2,7 +2,6 @@ package executor
 
 import (
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -68,18 +67,7 @@ func (o Open) Run(env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	pool := &idlePool{}
-	var ready sync.WaitGroup
-	n := r.seg.count()
-	for j := range o.Pool(r.seg) {
-		pu := &poolUser{id: j*n + r.seg.Index, arrivals: make(chan time.Time, 1)}
-		pu.u = env.NewUser(pu.id)
-		pool.add(pu) // idle before the start, so no early arrival finds the pool empty
-		r.users.Add(1)
-		ready.Add(1)
-		go r.serve(pu, pool, &ready)
-	}
-	ready.Wait()
+	pool := r.startPool(o.Pool(r.seg), env.NewUser)
 	if env.Start.IsZero() { // start now that the pool is ready
 		r.start = time.Now()
 		r.out.Started = r.start
@@ -107,30 +95,8 @@ func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
 		if r.stopping() {
 			return true
 		}
-		if pu := pool.take(); pu != nil {
-			pu.arrivals <- due // never blocks: an idle user's channel is empty
-			r.iterations.Add(1)
-			sh.Lag(now.Sub(due))
-		} else {
-			r.dropped.Add(1)
-			sh.Dropped(due)
-		}
+		r.handOut(pool, sh, due)
 		k += step
 	}
 	return !r.sleepUntil(r.at(s.Duration()))
-}
-
-// serve runs one user of the open model's pool: one iteration per arrival
-// until the pool closes, returning to the idle stack after each.
-func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
-	defer r.users.Done()
-	r.rec.AddUsers(1)
-	defer r.rec.AddUsers(-1)
-	ready.Done()
-	var n int64
-	for due := range pu.arrivals {
-		r.iterate(pu.u, Iteration{User: pu.id, N: n, Intended: due})
-		n++
-		pool.put(pu)
-	}
 }

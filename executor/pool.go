@@ -3,6 +3,8 @@ package executor
 import (
 	"sync"
 	"time"
+
+	"github.com/surge-load/surge/metrics"
 )
 
 // idlePool hands arrivals to idle users of the open model, the most recently
@@ -59,5 +61,52 @@ func (p *idlePool) close() {
 	defer p.mu.Unlock()
 	for _, pu := range p.users {
 		close(pu.arrivals)
+	}
+}
+
+// startPool creates the segment's size users of a pool, each idle in its
+// own goroutine, and returns once all are.
+func (r *run) startPool(size int, newUser NewUser) *idlePool {
+	pool := &idlePool{}
+	var ready sync.WaitGroup
+	n := r.seg.count()
+	for j := range size {
+		pu := &poolUser{id: j*n + r.seg.Index, arrivals: make(chan time.Time, 1)}
+		pu.u = newUser(pu.id)
+		pool.add(pu) // idle before the start, so no early arrival finds the pool empty
+		r.users.Add(1)
+		ready.Add(1)
+		go r.serve(pu, pool, &ready)
+	}
+	ready.Wait()
+	return pool
+}
+
+// handOut gives the arrival due to the most recently idle user of pool, or
+// counts it dropped if every user is busy.
+func (r *run) handOut(pool *idlePool, sh *metrics.Shard, due time.Time) {
+	pu := pool.take()
+	if pu == nil {
+		r.dropped.Add(1)
+		sh.Dropped(due)
+		return
+	}
+	pu.arrivals <- due // never blocks: an idle user's channel is empty
+	r.iterations.Add(1)
+	sh.Lag(time.Since(due))
+}
+
+// serve runs one user of a pool: one iteration per arrival
+// until the pool closes, returning to the idle stack after each.
+func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
+	defer r.users.Done()
+	r.rec.AddUsers(1)
+	defer r.rec.AddUsers(-1)
+	ready.Done()
+	var n int64
+	for due := range pu.arrivals {
+		r.iterate(pu.u, Iteration{User: pu.id, N: n, Intended: due})
+		n++
+		pool.put(pu)
 	}
 }

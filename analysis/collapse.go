@@ -120,7 +120,17 @@ func holds(pts []metrics.Point, start int, cond func(*metrics.Point) bool) int {
 
 // offered reports whether load was offered in p: operations completed,
 // were in flight or were dropped.
-func offered(p *metrics.Point) bool { return p.Requests > 0 || p.Busy > 0 || p.Dropped > 0 }
+//
+// Users that are busy only holding open streams (SSE, WebSocket) offer no
+// requests: a second in which every busy user holds a stream is not judged,
+// since subscriptions are made only when streams open.
+func offered(p *metrics.Point) bool {
+	busy := p.Busy
+	if p.Streams != nil {
+		busy -= p.Streams.Open
+	}
+	return p.Requests > 0 || busy > 0 || p.Dropped > 0
+}
 
 // okRPS is the successful operations per second over pts.
 func okRPS(pts []metrics.Point) float64 {

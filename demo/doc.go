@@ -2,7 +2,7 @@
 // realistic HTTP service whose behaviour under load is known, used by the
 // quickstart ("surge demo") and by surge's own tests.
 //
-// It serves three workloads taken from field reports, all in memory and
+// It serves workloads taken from field reports, all in memory and
 // safe under concurrent use:
 //
 //   - a folder service (users own folder trees; creates and moves take a
@@ -11,7 +11,9 @@
 //   - log ingestion into a bounded buffer drained by a background bulk
 //     inserter, which degrades to waits and then 503 past its rate;
 //   - server-sent events with ticks, broadcasts, Last-Event-ID replay and
-//     a "sent_at" timestamp for measuring delivery delay.
+//     a "sent_at" timestamp for measuring delivery delay;
+//   - a WebSocket echo endpoint, whose "close CODE" message makes it close
+//     with that code.
 //
 // GET / lists the endpoints, GET /healthz answers "ok" and GET /metrics
 // serves Prometheus metrics from a registry private to each Service.

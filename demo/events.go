@@ -18,6 +18,10 @@ import (
 // Subscribers cost one handler goroutine each and nothing else: events
 // live in one shared history ring, and a single wake channel, closed and
 // replaced on every event or keep-alive, tells all subscribers to look.
+// Each event is framed for the wire once, when it is published, and the
+// ring is read under a read lock, so that a wake of many thousands of
+// subscribers neither formats the event once per subscriber nor queues
+// them on one mutex.
 
 const (
 	// eventRetryMillis is sent once per stream as "retry:".
@@ -34,11 +38,13 @@ const (
 	eventBroadcast = "broadcast"
 )
 
-// event is one published event; data is one line of compact JSON.
+// event is one published event; data is one line of compact JSON, and
+// frame is the event as written on every stream.
 type event struct {
-	id   uint64
-	kind string
-	data []byte
+	id    uint64
+	kind  string
+	data  []byte
+	frame []byte
 }
 
 // eventHub publishes events to every subscriber and keeps the last few
@@ -46,7 +52,7 @@ type event struct {
 type eventHub struct {
 	m *metrics
 
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	ring    []event // event id lives at ring[id%len(ring)]
 	lastID  uint64  // 0 before the first event
 	pingGen uint64  // bumped on every keep-alive
@@ -78,7 +84,8 @@ func (h *eventHub) publish(kind string, payload map[string]any) (uint64, error) 
 		return 0, fmt.Errorf("encode %s event: %w", kind, err)
 	}
 	h.lastID++
-	h.ring[h.lastID%uint64(len(h.ring))] = event{id: h.lastID, kind: kind, data: data}
+	frame := fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", h.lastID, kind, data)
+	h.ring[h.lastID%uint64(len(h.ring))] = event{id: h.lastID, kind: kind, data: data, frame: frame}
 	h.wakeLocked()
 	h.m.ssePublished.Inc()
 	return h.lastID, nil
@@ -116,8 +123,8 @@ type hubState struct {
 // since appends to buf the events after id after (at most eventBatch),
 // and returns them with the state to wait on.
 func (h *eventHub) since(after uint64, buf []event) hubState {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	st := hubState{pingGen: h.pingGen, wake: h.wake, closed: h.closed}
 	if after >= h.lastID {
 		st.events = buf
@@ -142,8 +149,8 @@ func (h *eventHub) since(after uint64, buf []event) hubState {
 
 // current returns the id of the latest event.
 func (h *eventHub) current() uint64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	return h.lastID
 }
 
@@ -244,7 +251,7 @@ func (s *Service) handleSubscribe(w http.ResponseWriter, r *http.Request) {
 
 // writeEvent writes one event in SSE framing.
 func writeEvent(w io.Writer, e event) error {
-	_, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.id, e.kind, e.data)
+	_, err := w.Write(e.frame)
 	return err
 }
 

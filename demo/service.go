@@ -75,6 +75,7 @@ func (s *Service) routes() {
 
 	s.route("GET /api/v1/events", routeStream, s.handleSubscribe)
 	s.route("POST /api/v1/events", routeNormal, s.handleBroadcast)
+	s.route("GET /api/v1/ws/echo", routeStream, s.handleWSEcho)
 }
 
 // route registers h for pattern, wrapped to label metrics with the pattern
@@ -163,6 +164,7 @@ GET   /api/v1/logs/stats           {"accepted","flushed","buffered","rejected","
 
 GET   /api/v1/events               text/event-stream of "tick" and "broadcast" events; honours Last-Event-ID
 POST  /api/v1/events               {"data": any} -> 202 {"id"}; broadcast to every subscriber
+GET   /api/v1/ws/echo              WebSocket: echoes every message; "close CODE [REASON]" closes with CODE
 `
 
 func (s *Service) handleIndex(w http.ResponseWriter, r *http.Request) {

@@ -22,6 +22,7 @@ type Live struct {
 	P99Ms     float64
 	ErrorRate float64 // (failures+dropped) / (requests+dropped)
 	TopError  string  // the most frequent error class, if any
+	Streams   int64   // streams open at the end of the last interval
 }
 
 // Live returns the state as of the last completed interval.
@@ -60,6 +61,9 @@ func (w *liveWindow) snapshot(start, now time.Time, last *Point) Live {
 		Requests: w.requests,
 		Failures: w.failures,
 		Dropped:  w.droppedN,
+	}
+	if last.Streams != nil {
+		l.Streams = last.Streams.Open
 	}
 	sum := newStats()
 	var span float64

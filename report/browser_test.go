@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/surge-load/surge/metrics"
 )
 
 // chromiumPath is where Debian's chromium package installs the browser.
@@ -26,7 +29,9 @@ type pageStats struct {
 	EmptyNums int            `json:"emptyNums"`
 	Resources int            `json:"resources"` // anything the page fetched
 	Legends   int            `json:"legends"`
-	Hover     string         `json:"hover"` // a legend value with the cursor on the second chart
+	// Hoverless are the charts whose legend shows no value for the first
+	// series with the cursor in the middle of the chart.
+	Hoverless []string `json:"hoverless"`
 }
 
 const readStats = `(() => {
@@ -45,19 +50,25 @@ const readStats = `(() => {
   const rows = {};
   for (const t of document.querySelectorAll("table[data-table]")) rows[t.dataset.table] = (rows[t.dataset.table] || 0) + t.tBodies[0].rows.length;
   const emptyNums = [...document.querySelectorAll("table[data-table] tbody td.n")].filter(td => td.textContent.trim() === "").length;
-  const u = window.surgePlots[1];
-  u.setCursor({left: u.bbox.width / devicePixelRatio / 2, top: 20});
-  const hover = u.root.querySelector(".u-legend .u-series:nth-child(2) .u-value").textContent;
+  const hoverless = [];
+  for (const u of window.surgePlots) {
+    u.setCursor({left: u.bbox.width / devicePixelRatio / 2, top: 20});
+    const v = u.root.querySelector(".u-legend .u-series:nth-child(2) .u-value").textContent;
+    if (v === "" || v === "–") hoverless.push(u.root.closest("figure").dataset.chart + ": " + JSON.stringify(v));
+  }
   return {charts: figs.length, undrawn, rows, emptyNums, resources: performance.getEntriesByType("resource").length,
-    legends: document.querySelectorAll(".u-legend").length, hover};
+    legends: document.querySelectorAll(".u-legend").length, hoverless};
 })()`
 
 // TestPagesInChromium opens the report and comparison pages from files in
 // headless Chromium, offline, and checks that every chart is drawn with a
 // legend and hover values, that the tables are filled and sort, that the
-// page fetched nothing and logged no error. It saves a screenshot of each
-// page in the test's temporary directory (and in $SURGE_SCREENSHOT_DIR if
-// set).
+// page fetched nothing and logged no error. The reports are of three
+// endpoints, of one, of a find-max search (the capacity chart), of SSE and
+// WebSocket streams, and of a run with a warm-up, a collapse and a
+// saturated generator (shaded and marked on the charts). It saves a
+// screenshot of each page in the test's temporary directory (and in
+// $SURGE_SCREENSHOT_DIR if set).
 func TestPagesInChromium(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("SURGE_REQUIRE_CHROMIUM") == "1" {
@@ -72,20 +83,33 @@ func TestPagesInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := []FailOnResult{{Expr: "p99>+10%", Failed: true, Message: "p99>+10%: Total p99 +57.6% (368ms → 581ms)"}}
+	report := func(r *metrics.Result) func(string) error { return func(p string) error { return WriteHTML(p, r) } }
 	pages := []struct {
 		name   string
 		write  func(path string) error
 		charts int
 		rows   map[string]int
+		// elements counts the elements that match each CSS selector.
+		elements map[string]int
 	}{
-		{"report.html", func(p string) error { return WriteHTML(p, shop.result()) }, 5,
-			map[string]int{"endpoints": 3, "timing": 4, "errors": 2}},
-		{"report-single.html", func(p string) error { return WriteHTML(p, nw) }, 5,
-			map[string]int{"endpoints": 1, "timing": 1, "errors": 2}},
+		{"report.html", report(shop.result()), 5,
+			map[string]int{"endpoints": 3, "timing": 4, "errors": 2},
+			map[string]int{"ul.findings li": 0, ".chart-key li": 0, "#capacity": 0, "#streams": 0}},
+		{"report-single.html", report(nw), 5,
+			map[string]int{"endpoints": 1, "timing": 1, "errors": 2}, nil},
+		{"report-findmax.html", report(readFixture(t, "findmax.json")), 6,
+			map[string]int{"capacity": 8, "endpoints": 1, "timing": 1},
+			map[string]int{`figure[data-chart="capacity"] .chart-key li`: 2, "#charts .chart-key li": 1, "tr.max": 1, "tr.failed": 1}},
+		{"report-streams.html", report(readFixture(t, "streams.json")), 7,
+			map[string]int{"endpoints": 3, "streams": 2, "stream-timings": 13},
+			map[string]int{`figure[data-chart="streams"]`: 1, `figure[data-chart="stream-ends"]`: 1, "#stream-figures .figure": 6, "#charts .chart-key li": 1}},
+		{"report-outage.html", report(outage.result()), 5,
+			map[string]int{"endpoints": 1, "timing": 1, "errors": 2},
+			map[string]int{"ul.findings li": 2, "#charts .chart-key li": 6}},
 		{"compare.html", func(p string) error { return WriteCompareHTML(p, pair, checks) }, len(overlays),
-			map[string]int{"runs": 2, "compare": len(Metrics)}},
+			map[string]int{"runs": 2, "compare": len(Metrics)}, nil},
 		{"compare-sequence.html", func(p string) error { return WriteCompareHTML(p, sequence(t), nil) }, len(overlays),
-			map[string]int{"runs": 6, "compare": 3 * len(Metrics)}},
+			map[string]int{"runs": 6, "compare": 3 * len(Metrics)}, nil},
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -164,8 +188,17 @@ func TestPagesInChromium(t *testing.T) {
 			if st.Resources > 0 {
 				t.Errorf("the page fetched %d resources; it must be self-contained", st.Resources)
 			}
-			if st.Hover == "" || st.Hover == "–" {
-				t.Errorf("hover shows %q in the legend, want a value", st.Hover)
+			if len(st.Hoverless) > 0 {
+				t.Errorf("with the cursor on them, these charts show no value in the legend: %q", st.Hoverless)
+			}
+			for sel, want := range pg.elements {
+				n, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n != want {
+					t.Errorf("%d elements match %s, want %d", n, sel, want)
+				}
 			}
 			if pg.name == "report.html" {
 				checkSort(t, tab)

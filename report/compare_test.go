@@ -88,6 +88,17 @@ func TestNoiseIgnoresRamps(t *testing.T) {
 	}
 }
 
+func TestNoiseLeavesOutTheWarmup(t *testing.T) {
+	// The warm-up's seconds are in the series but not in the totals
+	// compared, so its cold start is not noise either.
+	run := steady(1, 200, 20)
+	all := NoiseOf(run.result()).Intervals
+	run.warmupS = 5
+	if n := NoiseOf(run.result()).Intervals; n != all-5 {
+		t.Errorf("%d steady intervals with a 5 s warm-up, want %d", n, all-5)
+	}
+}
+
 func TestShortRunsHaveUnknownNoise(t *testing.T) {
 	short := steady(1, 100, 10)
 	short.seconds = 3

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/surge-load/surge/metrics"
@@ -17,25 +18,27 @@ const (
 	EndpointsCSV = "endpoints.csv"
 	SeriesCSV    = "series.csv"
 	ErrorsCSV    = "errors.csv"
+	CapacityCSV  = "capacity.csv"
 )
 
-// WriteCSV writes r as three CSV files in dir, creating it if needed:
+// WriteCSV writes r as CSV files in dir, creating it if needed:
 // endpoints.csv (one row per endpoint and a Total row), series.csv (one row
-// per interval of the run) and errors.csv (one row per error class). Headers
-// name each column with its unit; numbers are plain, with a point for
-// decimals, so spreadsheets read them as numbers. It returns the paths
+// per interval of the run), errors.csv (one row per error class) and, for
+// the result of a breaking-point search, capacity.csv (one row per step).
+// Headers name each column with its unit; numbers are plain, with a point
+// for decimals, so spreadsheets read them as numbers. It returns the paths
 // written.
 func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("csv: %w", err)
 	}
-	files := []struct {
-		name  string
-		write func(io.Writer, *metrics.Result) error
-	}{
+	files := []csvFile{
 		{EndpointsCSV, EndpointsCSVTo},
 		{SeriesCSV, SeriesCSVTo},
 		{ErrorsCSV, ErrorsCSVTo},
+	}
+	if r.Capacity != nil {
+		files = append(files, csvFile{CapacityCSV, CapacityCSVTo})
 	}
 	var paths []string
 	for _, f := range files {
@@ -46,6 +49,12 @@ func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// A csvFile is a file WriteCSV writes, and how.
+type csvFile struct {
+	name  string
+	write func(io.Writer, *metrics.Result) error
 }
 
 // EndpointsCSVTo writes the endpoint table of r as CSV: the same numbers as
@@ -80,7 +89,9 @@ func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
 
 // SeriesCSVTo writes the per-second history of r as CSV: one row per
 // interval, with its start as a time of day (UTC) and in seconds since the
-// run's start, and a column of failures per error class.
+// run's start, and a column of failures per error class. A run with
+// long-lived connections has columns of its open streams, the streams
+// opened, the events received and the streams ended by cause.
 func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 	cw := csv.NewWriter(w)
 	classes := errorClasses(r)
@@ -91,6 +102,17 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 		head = append(head, "Errors: "+c)
 	}
 	head = append(head, "Generator CPU (% of all cores)", "Generator lag p99 (ms)", "Generator goroutines", "Generator heap (bytes)")
+	all := make([]*metrics.Point, len(r.Series))
+	for i := range r.Series {
+		all[i] = &r.Series[i]
+	}
+	ends, streams := streamEndsIn(all)
+	if streams {
+		head = append(head, "Open streams", "Streams opened", "Stream events")
+		for _, e := range ends {
+			head = append(head, "Streams ended: "+e)
+		}
+	}
 	cw.Write(head)
 	for i := range r.Series {
 		p := &r.Series[i]
@@ -112,6 +134,16 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 		}
 		g := p.Generator
 		rec = append(rec, ftoa(g.CPUPercent), ftoa(g.LagP99Ms), strconv.Itoa(g.Goroutines), strconv.FormatUint(g.HeapBytes, 10))
+		if streams {
+			st := p.Streams
+			if st == nil {
+				st = &metrics.StreamPoint{}
+			}
+			rec = append(rec, itoa(st.Open), itoa(st.Opened), itoa(st.Events))
+			for _, e := range ends {
+				rec = append(rec, itoa(st.Ends[e]))
+			}
+		}
 		cw.Write(rec)
 	}
 	cw.Flush()
@@ -138,6 +170,35 @@ func ErrorsCSVTo(w io.Writer, r *metrics.Result) error {
 			samples += fmt.Sprintf("%s (%d times)", m.Message, m.Count)
 		}
 		cw.Write([]string{e.Class, itoa(e.Count), share, countedAs(e.Statuses, "%s: %d"), countedAs(e.Endpoints, "%s: %d"), e.Hint, samples})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CapacityCSVTo writes the steps of r's capacity search as CSV, in the
+// order they ran: the level, the judged window's throughput, latency and
+// errors, and the step's verdict. It writes only the header for a result
+// without a search.
+func CapacityCSVTo(w io.Writer, r *metrics.Result) error {
+	cw := csv.NewWriter(w)
+	level := "Level (users)"
+	if r.Capacity != nil && r.Capacity.Model == "rate" {
+		level = "Level (arrivals/s)"
+	}
+	cw.Write([]string{level, "Phase", "Start (s since the search began)", "Judged (s)", "Requests", "Failures", "Dropped",
+		"Throughput (requests/s)", "Successful throughput (requests/s)",
+		"Latency min (ms)", "Latency mean (ms)", "Latency p50 (ms)", "Latency p90 (ms)", "Latency p95 (ms)",
+		"Latency p99 (ms)", "Latency p99.9 (ms)", "Latency max (ms)",
+		"Error rate (%)", "Dominant error", "Generator CPU (% of all cores)", "OK", "Reason", "Broken objectives", "Detail"})
+	if r.Capacity != nil {
+		for _, st := range r.Capacity.Steps {
+			l := st.Latency
+			cw.Write([]string{ftoa(st.Level), st.Phase, ftoa(st.StartS), ftoa(st.JudgedS), itoa(st.Requests), itoa(st.Failures), itoa(st.Dropped),
+				ftoa(st.RPS), ftoa(st.OKRPS),
+				ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.P999), ftoa(l.Max),
+				ftoa(100 * st.ErrorRate), st.DominantError, ftoa(st.GeneratorCPUPercent), strconv.FormatBool(st.OK), st.Reason,
+				strings.Join(st.Broken, "; "), st.Detail})
+		}
 	}
 	cw.Flush()
 	return cw.Error()

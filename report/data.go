@@ -22,6 +22,11 @@ type ReportData struct {
 	Timing    []TimingRow   `json:"timing"`
 	Errors    []ErrorRow    `json:"errors"`
 	Charts    *Timeline     `json:"charts"`
+	// Streams, in a run with long-lived connections, are their tables.
+	Streams *StreamsData `json:"streams,omitempty"`
+	// Capacity, in the result of a breaking-point search, is its table
+	// and verdict.
+	Capacity *CapacityData `json:"capacity,omitempty"`
 }
 
 // RunInfo describes a run for people.
@@ -40,17 +45,30 @@ type RunInfo struct {
 	Segments    int     `json:"segments"`
 	Interrupted bool    `json:"interrupted"`
 	StopReason  string  `json:"stop_reason,omitempty"`
+	// Warmup, if the run had a warm-up, says how long it was and what it
+	// held.
+	Warmup string `json:"warmup,omitempty"`
 }
 
-// Verdict is the run's outcome: its thresholds and whether the generator
-// could be trusted.
+// Verdict is the run's outcome: its thresholds, what the analysis of its
+// series found, and whether the generator could be trusted.
 type Verdict struct {
 	// Status is "pass" (every threshold passed), "fail" (one failed),
 	// "interrupted" or "none" (no thresholds).
 	Status     string         `json:"status"`
 	Headline   string         `json:"headline"`
 	Thresholds []ThresholdRow `json:"thresholds"`
+	Findings   []Finding      `json:"findings"`
 	Generator  GeneratorInfo  `json:"generator"`
+}
+
+// A Finding is something the analysis of a run found beyond its
+// thresholds, in one sentence.
+type Finding struct {
+	// Kind is "collapse" (the service collapsed after a peak) or
+	// "untrustworthy" (the generator itself was saturated).
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
 // A ThresholdRow is one threshold and its verdict.
@@ -129,6 +147,10 @@ func NewReportData(r *metrics.Result) *ReportData {
 		Timing:    []TimingRow{},
 		Errors:    []ErrorRow{},
 		Charts:    NewTimeline(r, MaxChartPoints),
+		Streams:   newStreamsData(r),
+	}
+	if r.Capacity != nil {
+		d.Capacity = newCapacityData(r.Capacity)
 	}
 	for i := range r.Endpoints {
 		e := &r.Endpoints[i]
@@ -166,6 +188,10 @@ func runInfo(r *metrics.Result) RunInfo {
 	if len(r.Endpoints) == 1 {
 		title = r.Endpoints[0].Name + " · " + r.Run.Target
 	}
+	var warmup string
+	if r.Warmup != nil {
+		warmup = warmupText(r.Warmup)
+	}
 	return RunInfo{
 		Title:       title,
 		Scenario:    scenario,
@@ -181,6 +207,7 @@ func runInfo(r *metrics.Result) RunInfo {
 		Segments:    max(1, r.Run.Segment.Count),
 		Interrupted: r.Run.Interrupted,
 		StopReason:  r.Run.StopReason,
+		Warmup:      warmup,
 	}
 }
 
@@ -216,7 +243,7 @@ func scenarioOf(plan json.RawMessage) string {
 }
 
 func verdictOf(r *metrics.Result) Verdict {
-	v := Verdict{Thresholds: []ThresholdRow{}, Generator: generatorInfo(r)}
+	v := Verdict{Thresholds: []ThresholdRow{}, Findings: findingsOf(r), Generator: generatorInfo(r)}
 	failed := 0
 	for i := range r.Thresholds {
 		t := &r.Thresholds[i]
@@ -243,6 +270,19 @@ func verdictOf(r *metrics.Result) Verdict {
 		v.Headline = fmt.Sprintf("Passed: all %d thresholds", len(r.Thresholds))
 	}
 	return v
+}
+
+// findingsOf lists what the analysis of r's series found: a collapse, and
+// from when the generator's saturation makes the figures untrustworthy.
+func findingsOf(r *metrics.Result) []Finding {
+	out := []Finding{}
+	if c := r.Collapse; c != nil {
+		out = append(out, Finding{Kind: "collapse", Text: "Collapse: " + CollapseLine(c)})
+	}
+	if s := r.Generator.Saturation; s != nil {
+		out = append(out, Finding{Kind: "untrustworthy", Text: untrustworthyLine(s)})
+	}
+	return out
 }
 
 func generatorInfo(r *metrics.Result) GeneratorInfo {

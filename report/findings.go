@@ -16,10 +16,18 @@ func findings(w io.Writer, r *metrics.Result) {
 		fmt.Fprintf(w, "\nCollapse: %s\n", CollapseLine(c))
 	}
 	if s := r.Generator.Saturation; s != nil {
-		fmt.Fprintf(w, "\nNot trustworthy from %s on: the generator itself was saturated (%s) for %.0f s in all; figures from then on may describe the generator, not the service\n",
-			Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "), s.SaturatedS)
+		fmt.Fprintf(w, "\n%s\n", untrustworthyLine(s))
 	}
 	if r.Capacity != nil {
 		CapacityTable(w, r.Capacity)
 	}
+}
+
+// untrustworthyLine says from when a run's figures may describe its
+// saturated generator rather than the service, as in "Not trustworthy from
+// 1m12s on: the generator itself was saturated (cpu, lag) for 20 s in all;
+// …".
+func untrustworthyLine(s *metrics.Saturation) string {
+	return fmt.Sprintf("Not trustworthy from %s on: the generator itself was saturated (%s) for %.0f s in all; figures from then on may describe the generator, not the service",
+		Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "), s.SaturatedS)
 }

@@ -11,6 +11,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -41,6 +43,15 @@ type synth struct {
 	spikeMs float64
 	// rampS ramps the request rate up from zero over the first rampS seconds.
 	rampS int
+	// warmupS makes the first warmupS seconds a warm-up: their requests
+	// are in the series and the result's warmup, not in its totals.
+	warmupS int
+	// In the seconds from outageFrom up to outageTo every request is
+	// refused at once: the service collapses.
+	outageFrom, outageTo int
+	// From second saturateFrom on (if not zero) the generator is saturated:
+	// its CPU is busy and it starts work late.
+	saturateFrom int
 }
 
 type synthEndpoint struct {
@@ -103,6 +114,9 @@ func (s synth) build() *metrics.Result {
 		},
 		Plan: []byte(`{"scenarios":[{"name":"browse folders"},{"name":"upload logs"}]}`),
 	}
+	if s.warmupS > 0 {
+		res.Warmup = &metrics.Warmup{DurationS: float64(s.warmupS)}
+	}
 	ph := newHist()
 	samples := map[string]map[string]int64{}
 	errEndpoints := map[string]map[string]int64{}
@@ -126,6 +140,8 @@ func (s synth) build() *metrics.Result {
 				}
 				class, status := "", ""
 				switch {
+				case sec >= s.outageFrom && sec < s.outageTo:
+					ms, class = 0.3, "connect_refused"
 				case e.timeoutMs > 0 && ms > e.timeoutMs:
 					ms, class = e.timeoutMs, "timeout"
 				case rng.Float64() < e.failRate:
@@ -134,7 +150,15 @@ func (s synth) build() *metrics.Result {
 					status = "200"
 				}
 				us := max(int64(ms*1000), 1)
-				for _, a := range []*acc{total, eps[i]} {
+				accs := []*acc{total, eps[i]}
+				if sec < s.warmupS {
+					accs = nil
+					res.Warmup.Requests++
+					if class != "" {
+						res.Warmup.Failures++
+					}
+				}
+				for _, a := range accs {
 					a.h.RecordValue(us)
 					a.minUs, a.maxUs = min(a.minUs, us), max(a.maxUs, us)
 					a.reqs++
@@ -154,12 +178,17 @@ func (s synth) build() *metrics.Result {
 				if class != "" {
 					p.Failures++
 					p.Errors[class]++
+				}
+				if class != "" && accs != nil {
 					if samples[class] == nil {
 						samples[class], errEndpoints[class] = map[string]int64{}, map[string]int64{}
 					}
 					msg := "503 Service Unavailable: <html><script>alert(1)</script></html>"
-					if class == "timeout" {
+					switch class {
+					case "timeout":
 						msg = fmt.Sprintf("%s: context deadline exceeded (Client.Timeout exceeded while awaiting headers) after %gms", e.name, e.timeoutMs)
+					case "connect_refused":
+						msg = "dial tcp 127.0.0.1:8080: connect: connection refused"
 					}
 					samples[class][msg]++
 					errEndpoints[class][e.name]++
@@ -170,6 +199,9 @@ func (s synth) build() *metrics.Result {
 		p.Latency = percentilesOf(ph, pmin, pmax)
 		p.LatencyHistogram = encode(ph)
 		p.Generator = metrics.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
+		if s.saturateFrom > 0 && sec >= s.saturateFrom {
+			p.Generator.CPUPercent, p.Generator.LagP99Ms, p.Generator.LagMaxMs = 96, 80+10*rng.Float64(), 120
+		}
 		if len(p.Errors) == 0 {
 			p.Errors = nil
 		}
@@ -177,7 +209,7 @@ func (s synth) build() *metrics.Result {
 	}
 	stats := func(a *acc) metrics.Stats {
 		st := metrics.Stats{
-			Requests: a.reqs, Failures: a.fails, RPS: float64(a.reqs) / float64(s.seconds),
+			Requests: a.reqs, Failures: a.fails, RPS: float64(a.reqs) / float64(s.seconds-s.warmupS),
 			BytesIn: a.reqs * 1843, BytesOut: a.reqs * 212,
 			Statuses: a.statuses, Errors: a.errs, LatencyHistogram: encode(a.h),
 		}
@@ -200,7 +232,7 @@ func (s synth) build() *metrics.Result {
 	for i, e := range s.endpoints {
 		res.Endpoints = append(res.Endpoints, metrics.EndpointStats{Name: e.name, Stats: stats(eps[i])})
 	}
-	for _, class := range []string{"http_5xx", "timeout"} {
+	for _, class := range []string{"http_5xx", "timeout", "connect_refused"} {
 		n := total.errs[class]
 		if n == 0 {
 			continue
@@ -212,6 +244,8 @@ func (s synth) build() *metrics.Result {
 			es.Statuses = map[string]int64{"503": n}
 		case "timeout":
 			es.Hint = "connected, but no complete response within the timeout: the server is overloaded or stuck"
+		case "connect_refused":
+			es.Hint = errclass.ConnectRefused.Hint()
 		}
 		for msg, c := range samples[class] {
 			es.Samples = append(es.Samples, metrics.Message{Message: msg, Count: c})
@@ -219,14 +253,15 @@ func (s synth) build() *metrics.Result {
 		sort.Slice(es.Samples, func(i, j int) bool { return es.Samples[i].Message < es.Samples[j].Message })
 		res.Errors = append(res.Errors, es)
 	}
-	if len(res.Errors) > 1 && res.Errors[1].Count > res.Errors[0].Count {
-		res.Errors[0], res.Errors[1] = res.Errors[1], res.Errors[0]
-	}
+	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Count > res.Errors[j].Count })
 	res.Thresholds = []metrics.ThresholdResult{
 		{Expr: "p95<250ms", Metric: "p95", Actual: res.Totals.Latency.P95, Limit: 250, Unit: "ms", OK: res.Totals.Latency.P95 < 250},
 		{Expr: "errors<1%", Metric: "errors", Actual: 100 * res.Totals.ErrorRate, Limit: 1, Unit: "%", OK: res.Totals.ErrorRate < 0.01},
 	}
 	res.Generator = metrics.Generator{Cores: 2, CPUPercentMean: 25, CPUPercentMax: 31, Lag: metrics.Percentiles{P50: 0.4, P99: 1.4, Max: 2}, GoroutinesMax: 95, HeapBytesMax: 9 << 20, FDsMax: 61, Warnings: []string{}}
+	// The findings, as a run makes them from its series.
+	analysis.JudgeGenerator(res)
+	res.Collapse = analysis.DetectCollapse(res)
 	return res
 }
 
@@ -261,5 +296,17 @@ var shop = synth{
 		{name: "GET /api/v1/folders/{id}", rps: 120, medianMs: 18, sigma: 0.35, failRate: 0.002},
 		{name: "POST /api/v1/folders", rps: 30, medianMs: 45, sigma: 0.5, failRate: 0.02},
 		{name: "PATCH /api/v1/folders/{id}", rps: 10, medianMs: 120, sigma: 0.6, timeoutMs: 1000},
+	},
+}
+
+// outage is a synthetic run of one endpoint with a warm-up, a collapse
+// (every connection refused for eight seconds, then a recovery) and a
+// generator saturated for its last ten seconds: the fixture of the
+// findings a report shows on its charts. Its seed puts the peak, which
+// the collapse must follow, twelve seconds before the outage.
+var outage = synth{
+	seed: 21, seconds: 60, rampS: 5, warmupS: 5, outageFrom: 30, outageTo: 38, saturateFrom: 50,
+	endpoints: []synthEndpoint{
+		{name: "GET /api/v1/folders/{id}", rps: 150, medianMs: 15, sigma: 0.3, failRate: 0.002},
 	},
 }

@@ -23,8 +23,8 @@ const Significance = 3.0
 // Noise is how much a run's metrics vary from second to second, which says
 // how much they would vary between two runs of the same system. It is
 // estimated by batch means with one-second batches over the run's steady
-// intervals: full-length intervals inside the active load period (the
-// drain's sliver at the end is left out).
+// intervals: full-length intervals inside the active load period and after
+// the warm-up (the warm-up and the drain's sliver at the end are left out).
 //
 // Throughput and the error rate: the per-second values xᵢ give a standard
 // deviation σ estimated from successive differences,
@@ -233,7 +233,8 @@ func binomialPP(s *metrics.Stats) float64 {
 
 // steadyPoints are the intervals of r that noise is estimated from: those at
 // least 90% as long as the typical interval, lying mostly inside the active
-// load period.
+// load period and mostly after the warm-up, if the run had one (the totals
+// compared leave the warm-up out too).
 func steadyPoints(r *metrics.Result) []*metrics.Point {
 	if len(r.Series) == 0 {
 		return nil
@@ -244,10 +245,15 @@ func steadyPoints(r *metrics.Result) []*metrics.Point {
 	}
 	sort.Float64s(durs)
 	typical := durs[len(durs)/2]
+	var warmupS float64
+	if r.Warmup != nil {
+		warmupS = r.Warmup.DurationS
+	}
 	var out []*metrics.Point
 	for i := range r.Series {
 		p := &r.Series[i]
-		if p.DurationS >= 0.9*typical && p.T+p.DurationS/2 <= r.Run.DurationS {
+		mid := p.T + p.DurationS/2
+		if p.DurationS >= 0.9*typical && mid <= r.Run.DurationS && mid > warmupS {
 			out = append(out, p)
 		}
 	}

@@ -62,5 +62,8 @@ func Line(l metrics.Live, total time.Duration) string {
 	if l.Dropped > 0 {
 		s += fmt.Sprintf(", %d dropped", l.Dropped)
 	}
+	if l.Streams > 0 {
+		s += fmt.Sprintf(" · %d streams open", l.Streams)
+	}
 	return s
 }

@@ -33,6 +33,7 @@ func Summary(w io.Writer, r *metrics.Result) {
 	fmt.Fprintln(w)
 	endpoints(w, r)
 	timing(w, r)
+	streams(w, r)
 	errorsTable(w, r)
 	thresholds(w, r)
 	findings(w, r)

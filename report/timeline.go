@@ -54,15 +54,26 @@ type Timeline struct {
 
 	CPU    Values `json:"cpu_pct"`    // generator CPU, percent of all cores
 	LagP99 Values `json:"lag_p99_ms"` // generator scheduling lag
+
+	// Streams, in a run with long-lived connections, are its open streams
+	// and events over time.
+	Streams *StreamTimeline `json:"streams,omitempty"`
+
+	// Bands and Marks are the periods and moments of the run's findings
+	// that the charts shade and mark (the report's timeline only).
+	Bands []Band `json:"bands"`
+	Marks []Mark `json:"marks"`
 }
 
-// ClassValues is the per-second count of one error class.
+// ClassValues is the per-second count of one class of events: failures of
+// an error class, or streams that ended for one cause.
 type ClassValues struct {
 	Class  string `json:"class"`
 	Values Values `json:"values"`
 }
 
-// NewTimeline builds the timeline of r with at most limit points.
+// NewTimeline builds the timeline of r with at most limit points, with
+// the bands and marks of its findings.
 //
 // When the run has more intervals than limit, consecutive intervals are
 // merged into buckets of equal count. Within a bucket, rates are the
@@ -70,9 +81,12 @@ type ClassValues struct {
 // rates); p50, p95 and p99 are the means of the intervals' values weighted by
 // their requests; max is the largest, so a spike never disappears; users and
 // busy users are the most seen; CPU is the time-weighted mean and lag the
-// largest.
+// largest. Open streams are the most seen, and events and streams opened
+// or ended are rates.
 func NewTimeline(r *metrics.Result, limit int) *Timeline {
-	return newTimeline(r, bucketSize(len(chartPoints(r)), limit))
+	tl := newTimeline(r, bucketSize(len(chartPoints(r)), limit))
+	annotate(tl, r)
+	return tl
 }
 
 // chartPoints are the intervals of r that charts draw.
@@ -102,6 +116,7 @@ func newTimeline(r *metrics.Result, size int) *Timeline {
 	for i, c := range classes {
 		tl.Errors[i].Class = c
 	}
+	tl.Streams = newStreamTimeline(pts)
 	for lo := 0; lo < len(pts); lo += size {
 		b := pts[lo:min(lo+size, len(pts))]
 		tl.add(b, classes)
@@ -171,6 +186,9 @@ func (tl *Timeline) add(b []*metrics.Point, classes []string) {
 	}
 	tl.CPU = append(tl.CPU, cpu/durS)
 	tl.LagP99 = append(tl.LagP99, lag)
+	if tl.Streams != nil {
+		tl.Streams.add(b, durS)
+	}
 }
 
 // openModel reports whether r's load follows an arrival schedule.

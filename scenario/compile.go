@@ -284,6 +284,7 @@ func (c *compiler) withVars(sc *scope, lists ...stepList) (*scope, []string) {
 					}
 				}
 			}
+			vars = c.streamVars(s, p, vars)
 			walk(s.Steps, p+".steps")
 		}
 	}

@@ -9,7 +9,11 @@
 // runs one Task picked by weight, or a Flow of steps in order. A Step is a
 // Request, a Sleep, a group of Steps (repeated with Repeat and While), or
 // changes to variables (Set) and shared pools (Append, Remove); a request's
-// response is judged by Expect, and Capture, Append and Remove read it.
+// response is judged by Expect, and Capture, Append and Remove read it. An
+// SSE step subscribes to a server-sent event stream and holds it, and a
+// WebSocket step runs a conversation on a WebSocket connection; both are
+// measured as streams (connect time, time to first event, events, delivery
+// delay, how they ended) beside the request statistics.
 //
 // # Templates and expressions
 //

@@ -22,6 +22,7 @@ type program struct {
 	globals   map[string]any // their values after the setup ran
 	scenarios []*compiled
 	endpoints []string // statistics rows, indexed by request.ep
+	streams   streamClients
 }
 
 // A compiled scenario.
@@ -48,6 +49,8 @@ const (
 	kindSleep
 	kindGroup
 	kindSet
+	kindSSE // see streamcompile.go
+	kindWS
 )
 
 // A compiled step.
@@ -71,6 +74,9 @@ type step struct {
 	needBody    bool
 	needHeaders bool
 	keepBody    bool
+
+	sse *sseStep // kindSSE
+	ws  *wsStep  // kindWS
 }
 
 // A slot is a simple JSON path an expression reads, and the variable that

@@ -104,6 +104,11 @@ type Step struct {
 	When string
 
 	Request *Request
+	// SSE subscribes to a server-sent event stream; WebSocket opens a
+	// WebSocket connection and runs its actions (see stream.go). Capture,
+	// Append and Remove see the last event or awaited message.
+	SSE       *SSE
+	WebSocket *WebSocket
 	// Expect, Capture, Append and Remove after a request are evaluated
 	// against its response. Failed expectations fail the request with
 	// error class "check".

@@ -34,6 +34,7 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 		kinds = append(kinds, "steps")
 		st.kind = kindGroup
 	}
+	kinds = c.streamKind(s, st, kinds)
 	effects := len(s.Set) > 0 || len(s.Append) > 0 || len(s.Remove) > 0
 	if len(kinds) == 0 && effects {
 		st.kind = kindSet
@@ -48,7 +49,7 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 		st.when = c.expr(s.When, path+".when", sc)
 	}
 	if st.kind != kindRequest {
-		for key, set := range map[string]bool{"expect": s.Expect != nil, "capture": len(s.Capture) > 0} {
+		for key, set := range map[string]bool{"expect": s.Expect != nil, "capture": len(s.Capture) > 0 && !st.stream()} {
 			if set {
 				c.fail(path+"."+key, "%s applies to the response of a request, and the step has none", "move it to a request step", key)
 			}
@@ -63,7 +64,7 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 	if s.Sleep.Min < 0 || s.Sleep.Max < 0 || (s.Sleep.Max > 0 && s.Sleep.Max < s.Sleep.Min) {
 		c.fail(path+".sleep", "sleep %v..%v is not a range of durations from low to high", "write it as 500ms or 1s..3s", s.Sleep.Min, s.Sleep.Max)
 	}
-	if st.kind == kindRequest && len(s.Set) > 0 {
+	if (st.kind == kindRequest || st.stream()) && len(s.Set) > 0 {
 		c.fail(path+".set", "set is for steps without a request", "use capture to set variables from the response")
 	}
 	if s.While != "" {
@@ -77,11 +78,14 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 		st.req = c.request(s, path, sc)
 		st.expect = c.expect(s.Expect, path+".expect", after)
 	}
+	if st.stream() {
+		after = c.streamStep(s, st, path, sc)
+	}
 	st.capture = c.assigns(s.Capture, path+".capture", after, false)
 	st.set = c.assigns(s.Set, path+".set", after, false)
 	st.append = c.assigns(s.Append, path+".append", after, true)
 	st.remove = c.assigns(s.Remove, path+".remove", after, true)
-	if st.kind == kindRequest {
+	if st.kind == kindRequest || st.stream() {
 		st.needs()
 	}
 	return st

@@ -28,6 +28,7 @@ type vuser struct {
 	scratch  []byte
 	intended time.Time // for the iteration's first request
 	started  bool      // OnStart has run
+	streams  userStreams
 	// failure says why the last step that failed did, for the setup.
 	failure error
 }
@@ -90,6 +91,10 @@ func (u *vuser) step(ctx context.Context, s *step) bool {
 		return ok
 	case kindGroup:
 		return u.group(ctx, s)
+	case kindSSE:
+		return u.sse(ctx, s)
+	case kindWS:
+		return u.ws(ctx, s)
 	}
 	if err := u.effects(s); err != nil {
 		return u.scriptError(s.path, err)

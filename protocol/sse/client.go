@@ -14,10 +14,13 @@ import (
 
 // A Client opens server-sent event streams. It is safe for concurrent use:
 // all virtual users of a scenario share one. Each subscription runs on the
-// goroutine that calls Subscribe, on one connection of its own, with no
-// goroutine of its own; its memory is a read buffer (Options.BufferBytes),
-// the parser's buffers and the connection, returned to a pool when the
-// subscription ends.
+// goroutine that calls Subscribe, on one connection of its own; only the
+// opening of a connection (dial, request, response headers) runs on a
+// short-lived goroutine, so that its deep stack does not stay with the
+// caller's for the life of the stream. A held stream's memory is the
+// caller's goroutine (a 4 KiB stack), a read buffer (Options.BufferBytes),
+// the parser's buffers and the socket; the buffers return to a pool when
+// the subscription ends.
 type Client struct {
 	opts Options
 	dial *netdial.Dialer
@@ -91,71 +94,114 @@ var errServerClosed = errors.New("the server closed the stream")
 //
 // When ctx is cancelled the stream ends at once with
 // metrics.EndInterrupted.
-func (c *Client) Subscribe(ctx context.Context, req *Request, rec Recording) Result {
+func (c *Client) Subscribe(ctx context.Context, req *Request, rec Recording) (res Result) {
 	prep, err := req.prepared()
 	if err != nil {
-		now := time.Now()
-		err = fmt.Errorf("subscribe: %w", err)
-		if rec.Shard != nil {
-			rec.Shard.Record(&metrics.Sample{Endpoint: rec.Endpoint, Intended: rec.Intended, Start: now, End: now, Class: errclass.Other, Err: err})
-			rec.Shard.StreamEnded(&metrics.Stream{Endpoint: rec.Endpoint, Start: now, End: metrics.EndError})
-		}
-		return Result{End: metrics.EndError, Err: err, Class: errclass.Other}
+		badRequest(&res, rec, err)
+		return res
 	}
-	s := c.pool.Get().(*stream)
-	s.begin(req, prep, rec)
-	res := s.subscribe(ctx)
-	s.finish()
-	c.pool.Put(s)
+	c.run(ctx, req, prep, rec, &res)
 	return res
 }
 
+// run runs a subscription on a stream from the pool.
+//
+//go:noinline
+func (c *Client) run(ctx context.Context, req *Request, prep *prepared, rec Recording, res *Result) {
+	s := c.pool.Get().(*stream)
+	s.begin(req, prep, rec)
+	s.subscribe(ctx)
+	*res = s.res
+	s.finish()
+	c.pool.Put(s)
+}
+
+// badRequest records and returns a subscription whose request is wrong.
+// It is a function of its own so that its locals do not weigh on the
+// stack frame of Subscribe, which stays on the stack while the stream is
+// held.
+//
+//go:noinline
+func badRequest(res *Result, rec Recording, err error) {
+	now := time.Now()
+	err = fmt.Errorf("subscribe: %w", err)
+	if rec.Shard != nil {
+		rec.Shard.Record(&metrics.Sample{Endpoint: rec.Endpoint, Intended: rec.Intended, Start: now, End: now, Class: errclass.Other, Err: err})
+		rec.Shard.StreamEnded(&metrics.Stream{Endpoint: rec.Endpoint, Start: now, End: metrics.EndError})
+	}
+	*res = Result{End: metrics.EndError, Err: err, Class: errclass.Other}
+}
+
 // subscribe runs the subscription: connections, and reconnections as the
-// request allows.
-func (s *stream) subscribe(ctx context.Context) Result {
-	req := s.req
+// request allows. It leaves its result in s.res.
+//
+// A held stream parks its goroutine deep inside this call for as long as
+// it lasts, and a goroutine keeps the largest stack it ever needed, so the
+// functions on that path keep their state in s rather than in large
+// locals and results: the stream then fits a 4 KiB stack.
+func (s *stream) subscribe(ctx context.Context) {
+	req, res := s.req, &s.res
+	*res = Result{}
 	retry := req.Retry
 	if retry <= 0 {
 		retry = DefaultRetry
 	}
-	var res Result
 	intended := s.rec.Intended
 	for attempt := 0; ; attempt++ {
-		out := s.connect(ctx, attempt > 0, intended)
+		s.connect(ctx, attempt > 0, intended)
 		intended = time.Time{}
+		out := &s.out
 		res.Connections++
 		res.Status, res.End, res.Err, res.Class = out.status, out.end, out.err, out.class
 		switch out.end {
 		case metrics.EndHeld, metrics.EndInterrupted, metrics.EndHTTPError:
-			return s.result(res, out.opened)
+			s.result(out.opened)
+			return
 		}
 		if !req.Reconnect || (req.MaxReconnects > 0 && attempt >= req.MaxReconnects) {
-			return s.result(res, out.opened)
+			s.result(out.opened)
+			return
 		}
 		if d, ok := s.p.Retry(); ok {
 			retry = d
 		}
-		wait := retry
-		held := false
-		if !s.holdEnd.IsZero() {
-			if left := time.Until(s.holdEnd); left <= wait {
-				wait, held = max(left, 0), true
-			}
-		}
-		if !sleep(ctx, wait) {
-			res.End, res.Err, res.Class = metrics.EndInterrupted, context.Cause(ctx), errclass.Interrupted
-			return s.result(res, false)
-		}
-		if held {
-			res.End, res.Err, res.Class = metrics.EndHeld, nil, errclass.None
-			return s.result(res, false)
+		if !s.pause(ctx, retry) {
+			return
 		}
 	}
 }
 
-// result completes res at the end of the subscription; opened says
+// pause waits out the reconnection time before a reconnection; it reports
+// whether to reconnect, and otherwise completes s.res.
+//
+//go:noinline
+func (s *stream) pause(ctx context.Context, retry time.Duration) bool {
+	res := &s.res
+	wait, held := retry, false
+	if !s.holdEnd.IsZero() {
+		if left := time.Until(s.holdEnd); left <= wait {
+			wait, held = max(left, 0), true
+		}
+	}
+	if !sleep(ctx, wait) {
+		res.End, res.Err, res.Class = metrics.EndInterrupted, context.Cause(ctx), errclass.Interrupted
+		s.result(false)
+		return false
+	}
+	if held {
+		res.End, res.Err, res.Class = metrics.EndHeld, nil, errclass.None
+		s.result(false)
+		return false
+	}
+	return true
+}
+
+// result completes s.res at the end of the subscription; opened says
 // whether its last connection opened a stream.
-func (s *stream) result(res Result, opened bool) Result {
+//
+//go:noinline
+func (s *stream) result(opened bool) {
+	res := &s.res
 	res.Events = s.total
 	res.LastEventID = string(s.p.LastEventID())
 	req := s.req
@@ -163,7 +209,6 @@ func (s *stream) result(res Result, opened bool) Result {
 		// Without an end condition the server's close is the plan.
 		res.Err, res.Class = nil, errclass.None
 	}
-	return res
 }
 
 // sleep waits for d, or until ctx is done; it reports whether d passed.

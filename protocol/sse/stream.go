@@ -32,8 +32,18 @@ type stream struct {
 	holdEnd time.Time // zero if no hold
 	total   int64     // events over all connections
 
+	res Result // of the subscription
+
 	// The connection.
-	start     time.Time // when connecting began
+	conn      net.Conn
+	stop      func() bool // stops watching the context for conn
+	rest      []byte      // body bytes that came with the headers
+	out       outcome     // how the connection ended
+	start     time.Time   // when connecting began
+	deadline  time.Time   // the connection's read deadline
+	smp       metrics.Sample
+	st        metrics.Stream
+	h         responseHead
 	lastEvent time.Time
 	events    int64
 }
@@ -59,6 +69,7 @@ func (s *stream) begin(req *Request, prep *prepared, rec Recording) {
 // finish drops the references s holds before it returns to the pool.
 func (s *stream) finish() {
 	s.req, s.prep, s.rec = nil, nil, Recording{}
+	s.smp, s.st = metrics.Sample{}, metrics.Stream{}
 }
 
 // outcome is how one connection ended.
@@ -74,14 +85,66 @@ type outcome struct {
 var aLongTimeAgo = time.Unix(1, 0)
 
 // connect makes one connection of the subscription, holds its stream
-// until it ends, and records it.
-func (s *stream) connect(ctx context.Context, resumed bool, intended time.Time) outcome {
+// until it ends, records it, and leaves how it ended in s.out.
+func (s *stream) connect(ctx context.Context, resumed bool, intended time.Time) {
+	s.openAside(ctx, resumed, intended)
+	if s.conn == nil {
+		return
+	}
+	if !s.consume(s.rest) {
+		s.read(ctx)
+	}
+	s.closeConn()
+}
+
+// openAside runs open on a goroutine of its own that ends with it.
+// Connecting, the TLS handshake and reading the headers take a deep stack,
+// and a goroutine keeps the largest stack it ever needed for as long as it
+// lives: done on the subscriber's goroutine, which then parks for the life
+// of the stream, they would double that goroutine's stack (8 KiB instead
+// of 4) for every open stream.
+//
+//go:noinline
+func (s *stream) openAside(ctx context.Context, resumed bool, intended time.Time) {
+	done := make(chan struct{})
+	go func() {
+		s.conn, s.stop, s.rest, s.out = s.open(ctx, resumed, intended)
+		close(done)
+	}()
+	<-done
+}
+
+// closeConn closes the connection of an open stream and records its end.
+//
+//go:noinline
+func (s *stream) closeConn() {
+	s.stop()
+	s.conn.Close()
+	s.conn, s.stop, s.rest = nil, nil, nil
+	out := &s.out
+	out.status, out.opened = s.h.status, true
+	st := &s.st
+	st.End = out.end
+	st.BytesIn = s.cnt.In.Load() - s.smp.BytesIn
+	st.BytesOut = s.cnt.Out.Load() - s.smp.BytesOut
+	if s.rec.Shard != nil {
+		s.rec.Shard.StreamEnded(st)
+	}
+}
+
+// open connects, sends the request and reads the response headers. If the
+// response is an event stream it returns the connection, the function
+// that stops watching ctx for it, and the body bytes that came with the
+// headers; otherwise a nil connection and how the attempt ended, which it
+// has recorded.
+func (s *stream) open(ctx context.Context, resumed bool, intended time.Time) (net.Conn, func() bool, []byte, outcome) {
 	s.start = time.Now()
 	s.events = 0
 	s.cnt.In.Store(0)
 	s.cnt.Out.Store(0)
-	smp := metrics.Sample{Endpoint: s.rec.Endpoint, Intended: intended, Start: s.start}
-	st := metrics.Stream{Endpoint: s.rec.Endpoint, Start: s.start, Resumed: resumed}
+	s.smp = metrics.Sample{Endpoint: s.rec.Endpoint, Intended: intended, Start: s.start}
+	s.st = metrics.Stream{Endpoint: s.rec.Endpoint, Start: s.start, Resumed: resumed}
+	smp, st := &s.smp, &s.st
 
 	timeout := s.req.Timeout
 	if timeout <= 0 {
@@ -95,19 +158,24 @@ func (s *stream) connect(ctx context.Context, resumed bool, intended time.Time) 
 	}
 	cancel()
 	if err != nil {
-		return s.failed(&smp, &st, phase, err)
+		return nil, nil, nil, s.failed(phase, err)
 	}
-	defer conn.Close()
 	// A cancelled ctx unblocks whatever the connection waits for.
-	defer context.AfterFunc(ctx, func() { _ = conn.SetDeadline(aLongTimeAgo) })()
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(aLongTimeAgo) })
 	_ = conn.SetDeadline(deadline)
+	s.deadline = deadline
+	fail := func(out outcome) (net.Conn, func() bool, []byte, outcome) {
+		stop()
+		conn.Close()
+		return nil, nil, nil, out
+	}
 
 	sendStart := time.Now()
 	if err := s.send(conn); err != nil {
-		return s.failed(&smp, &st, errclass.PhaseRequest, fmt.Errorf("sending request: %w", s.cause(ctx, err)))
+		return fail(s.failed(errclass.PhaseRequest, fmt.Errorf("sending request: %w", s.cause(ctx, err))))
 	}
 	sent := time.Now()
-	h, rest, err := s.readHead(conn)
+	rest, err := s.readHead(conn)
 	got := time.Now()
 	smp.Timing = metrics.Timing{DNS: s.t.DNS, Connect: s.t.Connect, TLS: s.t.TLS, Send: sent.Sub(sendStart), Wait: got.Sub(sent)}
 	if err != nil {
@@ -117,36 +185,25 @@ func (s *stream) connect(ctx context.Context, resumed bool, intended time.Time) 
 		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
 			err = fmt.Errorf("%w (%v)", &timeoutError{after: timeout}, err)
 		}
-		return s.failed(&smp, &st, errclass.PhaseRequest, fmt.Errorf("awaiting response headers: %w", s.cause(ctx, err)))
+		smp.End = got
+		return fail(s.failed(errclass.PhaseRequest, fmt.Errorf("awaiting response headers: %w", s.cause(ctx, err))))
 	}
-	smp.End, smp.Status = got, h.status
+	smp.End, smp.Status = got, s.h.status
 	smp.BytesOut = s.cnt.Out.Load()
 	smp.BytesIn = s.cnt.In.Load() - int64(len(rest))
-	if h.status != 200 || !h.eventStream {
-		return s.rejected(&smp, &st, &h)
+	if s.h.status != 200 || !s.h.eventStream {
+		return fail(s.rejected())
 	}
-	s.record(&smp)
+	s.record(smp)
 	st.Opened = true
 	st.Connect = s.t.DNS + s.t.Connect + s.t.TLS
 	st.Headers = got.Sub(s.start)
 	if s.rec.Shard != nil {
-		s.rec.Shard.StreamOpened(&st)
+		s.rec.Shard.StreamOpened(st)
 	}
-
-	s.b.reset(&h)
+	s.b.reset(&s.h)
 	s.p.Reset()
-	out := s.consume(rest)
-	if out.end == "" {
-		out = s.read(ctx, conn, deadline)
-	}
-	out.status, out.opened = h.status, true
-	st.End = out.end
-	st.BytesIn = s.cnt.In.Load() - smp.BytesIn
-	st.BytesOut = s.cnt.Out.Load() - smp.BytesOut
-	if s.rec.Shard != nil {
-		s.rec.Shard.StreamEnded(&st)
-	}
-	return out
+	return conn, stop, rest, outcome{}
 }
 
 // send writes the request, composed in the read buffer when it fits.
@@ -175,12 +232,12 @@ func (s *stream) send(conn net.Conn) error {
 // readHead reads the response header, skipping informational responses,
 // and returns it with the bytes of the body that came with it. A header
 // longer than the read buffer is read into a temporary larger one.
-func (s *stream) readHead(conn net.Conn) (h responseHead, rest []byte, err error) {
+func (s *stream) readHead(conn net.Conn) (rest []byte, err error) {
 	buf, n, scanned := s.buf, 0, 0
 	for {
 		if n == len(buf) {
 			if n >= maxHeaderBytes {
-				return h, nil, fmt.Errorf("%w: longer than %d bytes", errMalformedHead, maxHeaderBytes)
+				return nil, fmt.Errorf("%w: longer than %d bytes", errMalformedHead, maxHeaderBytes)
 			}
 			bigger := make([]byte, min(2*len(buf), maxHeaderBytes))
 			copy(bigger, buf[:n])
@@ -189,25 +246,26 @@ func (s *stream) readHead(conn net.Conn) (h responseHead, rest []byte, err error
 		m, rerr := conn.Read(buf[n:])
 		n += m
 		if end := headEnd(buf[:n], scanned); end >= 0 {
-			if err := parseHead(buf[:end], &h); err != nil {
-				return h, nil, err
+			if err := parseHead(buf[:end], &s.h); err != nil {
+				return nil, err
 			}
-			if h.status >= 100 && h.status < 200 && h.status != 101 {
+			if s.h.status >= 100 && s.h.status < 200 && s.h.status != 101 {
 				n = copy(buf, buf[end:n])
 				scanned = 0
 				continue
 			}
-			return h, buf[end:n], nil
+			return buf[end:n], nil
 		}
 		scanned = max(n-3, 0)
 		if rerr != nil {
-			return h, nil, rerr
+			return nil, rerr
 		}
 	}
 }
 
 // rejected records a response that is not an event stream.
-func (s *stream) rejected(smp *metrics.Sample, st *metrics.Stream, h *responseHead) outcome {
+func (s *stream) rejected() outcome {
+	smp, st, h := &s.smp, &s.st, &s.h
 	class := errclass.FromStatus(h.status)
 	var err error
 	switch {
@@ -231,7 +289,8 @@ func (s *stream) rejected(smp *metrics.Sample, st *metrics.Stream, h *responseHe
 }
 
 // failed records a connection that failed before its response headers.
-func (s *stream) failed(smp *metrics.Sample, st *metrics.Stream, phase errclass.Phase, err error) outcome {
+func (s *stream) failed(phase errclass.Phase, err error) outcome {
+	smp, st := &s.smp, &s.st
 	if smp.End.IsZero() {
 		smp.End = time.Now()
 		smp.Timing = metrics.Timing{DNS: s.t.DNS, Connect: s.t.Connect, TLS: s.t.TLS}
@@ -252,34 +311,39 @@ func (s *stream) record(smp *metrics.Sample) {
 	}
 }
 
-// read reads the stream until it ends. headDeadline is the deadline the
-// connection has on entry.
-func (s *stream) read(ctx context.Context, conn net.Conn, headDeadline time.Time) outcome {
-	idle := s.req.IdleTimeout
-	set := headDeadline
+// read reads the stream until it ends, and leaves how in s.out.
+func (s *stream) read(ctx context.Context) {
 	for {
-		dl := s.holdEnd
-		if idle > 0 {
-			if t := time.Now().Add(idle); dl.IsZero() || t.Before(dl) {
-				dl = t
-			}
-		}
-		if !dl.Equal(set) {
-			_ = conn.SetReadDeadline(dl)
-			set = dl
-		}
+		s.arm()
 		if ctx.Err() != nil {
-			return interrupted(ctx)
+			s.out = interrupted(ctx)
+			return
 		}
-		n, err := conn.Read(s.buf)
-		if n > 0 {
-			if out := s.consume(s.buf[:n]); out.end != "" {
-				return out
-			}
+		n, err := s.conn.Read(s.buf)
+		if n > 0 && s.consume(s.buf[:n]) {
+			return
 		}
 		if err != nil {
-			return s.readFailed(ctx, err)
+			s.out = s.readFailed(ctx, err)
+			return
 		}
+	}
+}
+
+// arm sets the read deadline the next read needs: the end of the hold or
+// of the idle timeout, whichever comes first.
+//
+//go:noinline
+func (s *stream) arm() {
+	dl := s.holdEnd
+	if idle := s.req.IdleTimeout; idle > 0 {
+		if t := time.Now().Add(idle); dl.IsZero() || t.Before(dl) {
+			dl = t
+		}
+	}
+	if !dl.Equal(s.deadline) {
+		_ = s.conn.SetReadDeadline(dl)
+		s.deadline = dl
 	}
 }
 
@@ -305,30 +369,41 @@ func interrupted(ctx context.Context) outcome {
 	return outcome{end: metrics.EndInterrupted, class: errclass.Interrupted, err: context.Cause(ctx)}
 }
 
-// consume parses the body bytes p. It returns the zero outcome while the
-// stream goes on.
-func (s *stream) consume(p []byte) outcome {
+// consume parses the body bytes p. It reports whether the stream ended,
+// and then leaves how in s.out.
+func (s *stream) consume(p []byte) bool {
 	for !s.b.done && len(p) > 0 {
 		data, rest, err := s.b.next(p)
 		if err != nil {
-			return outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
+			s.malformed(err)
+			return true
 		}
 		p = rest
 		for len(data) > 0 {
 			n, ev, err := s.p.Feed(data)
 			data = data[n:]
 			if err != nil {
-				return outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
+				s.malformed(err)
+				return true
 			}
 			if ev != nil && s.event(ev) {
-				return outcome{end: metrics.EndHeld}
+				s.out = outcome{end: metrics.EndHeld}
+				return true
 			}
 		}
 	}
 	if s.b.done {
-		return outcome{end: metrics.EndServerClosed, class: errclass.Closed, err: errServerClosed}
+		s.out = outcome{end: metrics.EndServerClosed, class: errclass.Closed, err: errServerClosed}
+		return true
 	}
-	return outcome{}
+	return false
+}
+
+// malformed ends a stream that cannot be read further.
+//
+//go:noinline
+func (s *stream) malformed(err error) {
+	s.out = outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
 }
 
 // event measures and records one event; it reports whether the

@@ -13,8 +13,20 @@
     ok: "#2a9d8f", failed: "#d62839", dropped: "#f4a261",
     p50: "#4c78a8", p95: "#f58518", p99: "#d62839", max: "#8c8c8c",
     users: "#4c78a8", busy: "#9ecae9", offered: "#b279a2",
-    cpu: "#4c78a8", lag: "#f58518"
+    cpu: "#4c78a8", lag: "#f58518",
+    open: "#4c78a8", events: "#54a24b", opened: "#b279a2", rps: "#8c8c8c"
   };
+  // Bands shade a stretch of a chart, marks draw a line at one point: the
+  // warm-up, an untrustworthy generator, a collapse; a capacity search's
+  // maximum and failed levels.
+  var BAND = {
+    warmup: { fill: "rgba(110,110,110,0.11)", text: "#5b6475" },
+    untrustworthy: { fill: "rgba(230,140,0,0.13)", hatch: "rgba(200,110,0,0.35)", text: "#8a5a00" },
+    collapse: { fill: "rgba(214,40,57,0.10)", text: "#b3261e" }
+  };
+  var MARK = { peak: "#1e7f5c", collapse: "#d62839", recovered: "#54a24b", max: "#1e7f5c", failed: "#d62839" };
+  var END_COLOURS = { held: "#54a24b", server_closed: "#f58518", reset: "#9d755d", timeout: "#b279a2",
+    http_error: "#d62839", connect_failed: "#4c78a8", interrupted: "#79706e", error: "#e6b800" };
   var PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#d62839", "#b279a2", "#72b7b2", "#9d755d", "#e6b800", "#ff9da6", "#79706e"];
 
   // el builds an element: el("td", {class: "n"}, "text" or [children]).
@@ -82,59 +94,177 @@
   function fromZero(u, min, max) {
     return [0, max != null && max > 0 ? max * 1.08 : 1];
   }
+  // fromZeroRoomy leaves room at the top for the labels of marks.
+  function fromZeroRoomy(u, min, max) {
+    return [0, max != null && max > 0 ? max * 1.3 : 1];
+  }
+  // padded keeps the first and last points of a chart off its edges.
+  function padded(u, min, max) {
+    var pad = max > min ? (max - min) * 0.05 : Math.max(Math.abs(min) * 0.1, 1);
+    return [min - pad, max + pad];
+  }
   function anyPositive(values) {
     for (var i = 0; i < values.length; i++) if (values[i] > 0) return true;
     return false;
   }
 
-  // chart draws a line chart into parent. spec: {title, x, yLabel, unit,
-  // series: [{label, values, color, dash, fill, width, scale, unit}],
-  // y2: {label, unit}, note}.
+  // chart draws a line chart into parent. spec: {key, title, x, yLabel,
+  // unit, series: [{label, values, color, dash, fill, width, scale, unit,
+  // points, pointsOnly}], y2: {label, unit}, note, bands, marks, key items
+  // (keyItems), and for an x axis other than time: xLabel, xAxis (tick
+  // format), xValue (hover format), xLog, sync}.
   function chart(parent, spec) {
     var fig = el("figure", { class: "chart", "data-chart": spec.key || spec.title });
     fig.appendChild(el("figcaption", null, spec.title));
     var plot = el("div", { class: "plot" });
     fig.appendChild(plot);
+    if (spec.keyItems && spec.keyItems.length) fig.appendChild(chartKey(spec.keyItems));
     if (spec.note) fig.appendChild(el("p", { class: "note" }, spec.note));
     parent.appendChild(fig);
     var gridStroke = "rgba(0,0,0,0.07)";
     var axes = [
-      { label: "time since start", values: function (u, vals) { return vals.map(dur); },
+      { label: spec.xLabel || "time since start", values: function (u, vals) { return vals.map(spec.xAxis || dur); },
         stroke: "#555", grid: { stroke: gridStroke }, ticks: { stroke: gridStroke } },
       { label: spec.yLabel, values: function (u, vals) { return vals.map(axisFormatter(spec.unit)); },
         size: 64, stroke: "#555", grid: { stroke: gridStroke }, ticks: { stroke: gridStroke } }
     ];
-    var scales = { x: { time: false }, y: { range: fromZero } };
+    var bands = (spec.bands || []).filter(function (b) { return !b.chart || b.chart === spec.key; });
+    var marks = (spec.marks || []).filter(function (m) { return !m.chart || m.chart === spec.key; });
+    var yRange = marks.length ? fromZeroRoomy : fromZero;
+    var scales = { x: { time: false }, y: { range: yRange } };
+    if (spec.xLog) scales.x = { time: false, distr: 3, log: 10, range: function (u, min, max) { return [min / 1.15, max * 1.15]; } };
+    else if (spec.xPad) scales.x = { time: false, range: padded };
     if (spec.y2) {
       axes.push({ scale: "y2", side: 1, label: spec.y2.label, size: 64, stroke: "#555",
         values: function (u, vals) { return vals.map(axisFormatter(spec.y2.unit)); }, grid: { show: false } });
-      scales.y2 = { range: fromZero };
+      scales.y2 = { range: yRange };
     }
-    var series = [{ label: "time", value: function (u, v) { return dur(v); } }];
+    var series = [{ label: spec.xName || "time", value: spec.xValue || function (u, v) { return dur(v); } }];
     spec.series.forEach(function (s) {
       var f = formatter(s.unit || spec.unit);
-      series.push({
+      var o = {
         label: s.label, stroke: s.color, width: s.width || 2, dash: s.dash, fill: s.fill,
         scale: s.scale || "y", spanGaps: false,
         value: function (u, v) { return f(v); }
-      });
+      };
+      if (s.points || s.pointsOnly) o.points = { show: true, size: s.pointsOnly ? 9 : 6, fill: s.pointsOnly ? s.color : "#fff", stroke: s.color, width: 2 };
+      if (s.pointsOnly) o.paths = function () { return null; };
+      series.push(o);
     });
     var data = [spec.x].concat(spec.series.map(function (s) { return s.values; }));
     var u = new uPlot({
       width: Math.max(plot.clientWidth, 300), height: CHART_HEIGHT,
       cursor: { sync: { key: spec.sync || "surge" }, drag: { x: true, y: false } },
       legend: { live: true },
-      scales: scales, axes: axes, series: series
+      scales: scales, axes: axes, series: series,
+      hooks: {
+        drawAxes: [function (u) { drawBands(u, bands); }],
+        draw: [function (u) { drawMarks(u, marks); }]
+      }
     }, data, plot);
     charts.push({ u: u, plot: plot });
     return u;
+  }
+
+  // px converts CSS pixels to the canvas's pixels.
+  function px(n) { return n * uPlot.pxRatio; }
+  function canvasFont(ctx) { ctx.font = px(11) + "px system-ui, -apple-system, \"Segoe UI\", Roboto, Arial, sans-serif"; }
+
+  // hatch is the diagonal stripes of an untrustworthy band.
+  var hatches = {};
+  function hatch(ctx, colour) {
+    var key = colour + uPlot.pxRatio;
+    if (hatches[key]) return hatches[key];
+    var n = Math.round(px(8)), c = document.createElement("canvas");
+    c.width = c.height = n;
+    var g = c.getContext("2d");
+    g.strokeStyle = colour;
+    g.lineWidth = px(1);
+    g.beginPath(); g.moveTo(0, n); g.lineTo(n, 0); g.moveTo(-1, 1); g.lineTo(1, -1); g.moveTo(n - 1, n + 1); g.lineTo(n + 1, n - 1); g.stroke();
+    return (hatches[key] = ctx.createPattern(c, "repeat"));
+  }
+
+  // drawBands shades each band's stretch of the x axis, under the series,
+  // with its label at the bottom when it fits.
+  function drawBands(u, bands) {
+    if (!bands.length) return;
+    var ctx = u.ctx, b = u.bbox;
+    ctx.save();
+    canvasFont(ctx);
+    ctx.textBaseline = "bottom";
+    ctx.textAlign = "left";
+    bands.forEach(function (band) {
+      var style = BAND[band.kind] || BAND.warmup;
+      var x0 = Math.max(u.valToPos(band.from, "x", true), b.left), x1 = Math.min(u.valToPos(band.to, "x", true), b.left + b.width);
+      if (!(x1 > x0)) return;
+      ctx.fillStyle = style.fill;
+      ctx.fillRect(x0, b.top, x1 - x0, b.height);
+      if (style.hatch) { ctx.fillStyle = hatch(ctx, style.hatch); ctx.fillRect(x0, b.top, x1 - x0, b.height); }
+      var w = ctx.measureText(band.label).width;
+      if (w + px(8) <= x1 - x0) {
+        var ty = b.top + b.height - px(4);
+        ctx.fillStyle = "rgba(255,255,255,0.8)";
+        ctx.fillRect(x0 + px(3), ty - px(13), w + px(2), px(13));
+        ctx.fillStyle = style.text;
+        ctx.fillText(band.label, x0 + px(4), ty);
+      }
+    });
+    ctx.restore();
+  }
+
+  // drawMarks draws a dashed vertical line at each mark, with its label
+  // near the top (one row per mark, so close marks do not overlap) and a
+  // dot at its value if it has one.
+  function drawMarks(u, marks) {
+    if (!marks.length) return;
+    var ctx = u.ctx, b = u.bbox;
+    ctx.save();
+    canvasFont(ctx);
+    ctx.textBaseline = "top";
+    marks.forEach(function (m, i) {
+      var x = u.valToPos(m.at, "x", true);
+      if (!(x >= b.left - 1 && x <= b.left + b.width + 1)) return;
+      var colour = MARK[m.kind] || "#555";
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = px(1.5);
+      ctx.setLineDash([px(5), px(3)]);
+      ctx.beginPath(); ctx.moveTo(x, b.top); ctx.lineTo(x, b.top + b.height); ctx.stroke();
+      ctx.setLineDash([]);
+      if (m.value != null) {
+        var y = u.valToPos(m.value, "y", true);
+        ctx.fillStyle = colour; ctx.strokeStyle = "#fff"; ctx.lineWidth = px(1.5);
+        ctx.beginPath(); ctx.arc(x, y, px(4.5), 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+      }
+      var w = ctx.measureText(m.label).width, ty = b.top + px(4 + 15 * i);
+      var right = x + px(4) + w <= b.left + b.width;
+      ctx.textAlign = right ? "left" : "right";
+      var tx = right ? x + px(4) : x - px(4);
+      ctx.fillStyle = "rgba(255,255,255,0.85)";
+      ctx.fillRect(right ? tx - px(1) : tx - w - px(1), ty - px(1), w + px(2), px(14));
+      ctx.fillStyle = colour;
+      ctx.fillText(m.label, tx, ty);
+    });
+    ctx.restore();
+  }
+
+  // chartKey explains bands and marks: [{kind, text, mark}].
+  function chartKey(items) {
+    return el("ul", { class: "chart-key" }, items.map(function (it) {
+      return el("li", null, [el("span", { class: (it.mark ? "key-mark " : "key-band ") + it.kind,
+        style: it.mark ? "border-color:" + (MARK[it.kind] || "#555") : null }), it.text]);
+    }));
+  }
+  function keyItems(bands, marks) {
+    return bands.map(function (b) { return { kind: b.kind, text: b.text + (b.chart ? " (on the " + b.chart + " chart)" : "") }; })
+      .concat(marks.map(function (m) { return { kind: m.kind, text: m.text + (m.chart ? " (on the " + m.chart + " chart)" : ""), mark: true }; }));
   }
 
   window.addEventListener("resize", function () {
     charts.forEach(function (c) { c.u.setSize({ width: Math.max(c.plot.clientWidth, 300), height: CHART_HEIGHT }); });
   });
 
-  // table builds a table. cols: [{label, key (for sorting), num, cell(row) → string|node, title}].
+  // table builds a table. cols: [{label, key (for sorting), num, cell(row) → string|node, title}];
+  // opts: {sortable, name, foot: [rows], rowClass(row) → class}.
   function table(cols, rows, opts) {
     opts = opts || {};
     var t = el("table", { class: "data" + (opts.sortable ? " sortable" : ""), "data-table": opts.name });
@@ -151,7 +281,11 @@
     });
     t.appendChild(el("thead", null, tr));
     var body = el("tbody");
-    rows.forEach(function (r) { body.appendChild(rowOf(cols, r)); });
+    rows.forEach(function (r) {
+      var tr = rowOf(cols, r);
+      if (opts.rowClass) tr.className = opts.rowClass(r) || "";
+      body.appendChild(tr);
+    });
     t.appendChild(body);
     if (opts.foot && opts.foot.length) {
       var foot = el("tfoot");
@@ -186,6 +320,14 @@
     trs.forEach(function (tr) { body.appendChild(tr); });
   }
 
+  // figures lays out key figures: [[label, value, unit]].
+  function figures(id, list) {
+    return el("div", { class: "figures", id: id }, list.map(function (f) {
+      return el("div", { class: "figure" }, [el("span", { class: "label" }, f[0]),
+        el("span", { class: "value" }, [f[1], f[2] ? el("small", null, " " + f[2]) : null])]);
+    }));
+  }
+
   function section(app, title, id) {
     var s = el("section", { id: id });
     s.appendChild(el("h2", null, title));
@@ -208,7 +350,7 @@
       el("p", { class: "kicker" }, "surge report"),
       el("h1", null, run.title),
       meta([["Scenario", run.scenario], ["Target", run.target], ["Load model", run.load], ["Started", run.start],
-        ["Duration", run.duration + (run.interrupted ? " (interrupted)" : "")], ["Tool", run.tool], ["Generator host", run.host],
+        ["Duration", run.duration + (run.interrupted ? " (interrupted)" : "")], ["Warm-up", run.warmup], ["Tool", run.tool], ["Generator host", run.host],
         ["Run", run.id], ["Segments", run.segments > 1 ? "merged from " + run.segments : null]])
     ]));
 
@@ -223,6 +365,11 @@
           " actual " + t.actual + (t.note ? " (" + t.note + ")" : "")]);
       })));
     }
+    if (v.findings.length) {
+      verdict.appendChild(el("ul", { class: "findings" }, v.findings.map(function (f) {
+        return el("li", { class: f.kind }, f.text);
+      })));
+    }
     var g = v.generator;
     var gen = el("div", { class: "generator " + (g.healthy ? "healthy" : "warn") }, [
       el("strong", null, g.healthy ? "Generator healthy: " : "Generator under strain: "), g.text]);
@@ -230,53 +377,60 @@
     verdict.appendChild(gen);
     app.appendChild(verdict);
 
+    if (d.capacity) renderCapacity(d.capacity, app);
+
     // Key figures.
     var t = d.totals;
-    app.appendChild(el("section", { class: "figures", id: "figures" }, [
+    app.appendChild(figures("figures", [
       ["Requests", t.text.requests], ["Throughput", t.text.rps, "req/s"], ["Error rate", t.error_rate],
       ["p50", t.text.p50], ["p95", t.text.p95], ["p99", t.text.p99], ["max", t.text.max]
-    ].map(function (f) {
-      return el("div", { class: "figure" }, [el("span", { class: "label" }, f[0]),
-        el("span", { class: "value" }, [f[1], f[2] ? el("small", null, " " + f[2]) : null])]);
-    })));
+    ]));
 
     // Charts.
     var ch = d.charts, x = ch.t;
     var cs = section(app, "Over time", "charts");
+    if (d.capacity) cs.appendChild(el("p", { class: "note" }, "The key figures, charts and tables from here on are of one step of the search: " + run.load + "."));
+    if (ch.bands.length || ch.marks.length) cs.appendChild(chartKey(keyItems(ch.bands, ch.marks)));
     var grid = el("div", { class: "charts" });
     cs.appendChild(grid);
     if (ch.intervals > x.length) {
       cs.insertBefore(el("p", { class: "note" }, ch.intervals + " intervals drawn as " + x.length + " points of " + ch.step_s +
         " s each: rates are averaged over each point, p50–p99 averaged weighted by requests, max and users are the highest in it."), grid);
     }
+    // timeChart draws a chart over time, with the run's bands and marks.
+    var timeChart = function (spec) {
+      spec.x = x; spec.bands = ch.bands; spec.marks = ch.marks;
+      return chart(grid, spec);
+    };
     if (!x.length) {
       grid.appendChild(el("p", { class: "empty" }, "This result has no per-second series to draw."));
     } else {
       var load = [{ label: "users", values: ch.users, color: C.users, fill: "rgba(76,120,168,0.08)" },
         { label: "busy", values: ch.busy, color: C.busy }];
-      var loadSpec = { key: "load", title: ch.open_model ? "Load: arrival rate and users" : "Load: virtual users", x: x, yLabel: "users", unit: "users", series: load };
+      var loadSpec = { key: "load", title: ch.open_model ? "Load: arrival rate and users" : "Load: virtual users", yLabel: "users", unit: "users", series: load };
       if (ch.open_model) {
         load.push({ label: "arrivals (sent + dropped)", values: ch.offered_s, color: C.offered, scale: "y2", unit: "/s" });
         loadSpec.y2 = { label: "arrivals per second", unit: "/s" };
       }
-      chart(grid, loadSpec);
+      timeChart(loadSpec);
       var tput = [{ label: "ok", values: ch.ok_s, color: C.ok, fill: "rgba(42,157,143,0.12)" },
         { label: "failed", values: ch.failed_s, color: C.failed }];
       if (anyPositive(ch.dropped_s)) tput.push({ label: "dropped", values: ch.dropped_s, color: C.dropped, dash: [6, 4] });
-      chart(grid, { key: "throughput", title: "Throughput: requests per second, ok and failed", x: x, yLabel: "requests per second", unit: "req/s", series: tput });
-      chart(grid, { key: "latency", title: "Latency (from the intended start)", x: x, yLabel: "latency", unit: "ms", series: [
+      timeChart({ key: "throughput", title: "Throughput: requests per second, ok and failed", yLabel: "requests per second", unit: "req/s", series: tput });
+      if (ch.streams) streamCharts(ch.streams, timeChart);
+      timeChart({ key: "latency", title: "Latency (from the intended start)", yLabel: "latency", unit: "ms", series: [
         { label: "p50", values: ch.p50_ms, color: C.p50 },
         { label: "p95", values: ch.p95_ms, color: C.p95 },
         { label: "p99", values: ch.p99_ms, color: C.p99 },
         { label: "max", values: ch.max_ms, color: C.max, dash: [4, 4], width: 1.5 }] });
       if (ch.errors.length) {
-        chart(grid, { key: "errors", title: "Errors by class", x: x, yLabel: "errors per second", unit: "/s",
+        timeChart({ key: "errors", title: "Errors by class", yLabel: "errors per second", unit: "/s",
           series: ch.errors.map(function (e, i) { return { label: e.class, values: e.values, color: errorColour(e.class, i) }; }) });
       } else {
-        chart(grid, { key: "errors", title: "Errors by class: none", x: x, yLabel: "errors per second", unit: "/s",
+        timeChart({ key: "errors", title: "Errors by class: none", yLabel: "errors per second", unit: "/s",
           series: [{ label: "errors", values: x.map(function () { return 0; }), color: C.ok }] });
       }
-      chart(grid, { key: "generator", title: "Generator: CPU and scheduling lag", x: x, yLabel: "CPU, % of all cores", unit: "%",
+      timeChart({ key: "generator", title: "Generator: CPU and scheduling lag", yLabel: "CPU, % of all cores", unit: "%",
         y2: { label: "lag p99", unit: "ms" }, series: [
           { label: "CPU", values: ch.cpu_pct, color: C.cpu },
           { label: "lag p99", values: ch.lag_p99_ms, color: C.lag, scale: "y2", unit: "ms" }] });
@@ -300,6 +454,8 @@
     ];
     es.appendChild(el("p", { class: "hint" }, "Latency counts from each request's intended start. Click a column to sort."));
     es.appendChild(table(cols, d.endpoints, { sortable: true, name: "endpoints", foot: d.endpoints.length !== 1 ? [d.totals] : [] }));
+
+    if (d.streams) renderStreams(d.streams, app);
 
     // Timing breakdown.
     var ts = section(app, "Timing breakdown (mean per request)", "timing");
@@ -334,6 +490,99 @@
         } }
       ], d.errors, { name: "errors" }));
     }
+  }
+
+  // streamCharts draws the charts of a run's long-lived connections: open
+  // streams with events per second, and how streams ended.
+  function streamCharts(st, timeChart) {
+    timeChart({ key: "streams", title: "Streams: open, and events per second", yLabel: "open streams", unit: "streams",
+      y2: { label: "per second", unit: "/s" }, series: [
+        { label: "open streams", values: st.open, color: C.open, fill: "rgba(76,120,168,0.08)" },
+        { label: "events received", values: st.events_s, color: C.events, scale: "y2", unit: "/s" },
+        { label: "streams opened", values: st.opened_s, color: C.opened, scale: "y2", unit: "/s", dash: [6, 4], width: 1.5 }] });
+    if (st.ends.length) {
+      timeChart({ key: "stream-ends", title: "Streams ended, by cause", yLabel: "streams ended per second", unit: "/s",
+        series: st.ends.map(function (e, i) { return { label: e.class, values: e.values, color: END_COLOURS[e.class] || PALETTE[i % PALETTE.length] }; }) });
+    }
+  }
+
+  // renderStreams draws the streams section: key figures, the streams of
+  // each endpoint and how they ended, and their timings.
+  function renderStreams(st, app) {
+    var s = section(app, "Streams (server-sent events, WebSocket)", "streams");
+    s.appendChild(figures("stream-figures", [["Streams opened", st.opened], ["Open at most", st.open_max], ["Events", st.events],
+      ["Events per second", st.events_per_sec, "/s"], ["Reconnections", st.reconnects], ["Received on streams", st.bytes_in]]));
+    var cols = [
+      { label: "Endpoint", cell: function (r) { return r.name; } },
+      { label: "Opened", num: true, cell: function (r) { return r.opened; } },
+      { label: "Reconnections", num: true, cell: function (r) { return r.reconnects; } },
+      { label: "Events", num: true, cell: function (r) { return r.events; } },
+      { label: "Events/s", num: true, cell: function (r) { return r.events_per_sec; } },
+      { label: "Messages sent", num: true, cell: function (r) { return r.sent; } },
+      { label: "Received", num: true, cell: function (r) { return r.bytes_in; } }
+    ];
+    st.ends.forEach(function (e, i) {
+      cols.push({ label: "ended: " + e.replace(/_/g, " "), num: true, title: END_HINTS[e], cell: function (r) { return r.ends[i]; } });
+    });
+    cols.push({ label: "Close codes", cell: function (r) { return r.close_codes; } });
+    s.appendChild(table(cols, st.rows, { name: "streams", foot: st.total ? [st.total] : [] }));
+    s.appendChild(el("p", { class: "hint" }, "Every connection attempt is also a request in the endpoint table, measured to its response headers (WebSocket: the completed handshake). Events per second are per second of the run."));
+    s.appendChild(table([
+      { label: "Endpoint", cell: function (r) { return r.name; } },
+      { label: "Time", cell: function (r) { return r.measure; } },
+      { label: "p50", num: true, cell: function (r) { return r.p50; } },
+      { label: "p90", num: true, cell: function (r) { return r.p90; } },
+      { label: "p95", num: true, cell: function (r) { return r.p95; } },
+      { label: "p99", num: true, cell: function (r) { return r.p99; } },
+      { label: "max", num: true, cell: function (r) { return r.max; } }
+    ], st.timings, { name: "stream-timings" }));
+    s.appendChild(el("p", { class: "hint" }, "connect: name lookup, TCP and TLS · response headers: from the start of connecting (WebSocket: to the completed handshake) · first event: from the start of connecting · gap: between consecutive events of a stream · delivery delay: from the send time an event carried to its arrival."));
+  }
+  var END_HINTS = {
+    held: "lasted as planned", server_closed: "the server ended the stream or closed the connection", reset: "connection reset",
+    timeout: "no response headers within the timeout, or no data for the idle timeout", http_error: "the response was not a stream",
+    connect_failed: "refused, connect timeout, DNS, TLS, local ports or files", interrupted: "the run stopped while the stream was open (not a failure)",
+    error: "anything else, such as a malformed stream"
+  };
+
+  // renderCapacity draws the capacity section of a breaking-point search:
+  // the verdict, throughput and p95 against the load, and the table.
+  function renderCapacity(c, app) {
+    var s = section(app, "Capacity: the breaking-point search", "capacity");
+    s.appendChild(el("p", { class: "capacity-verdict " + (c.verdict.conclusive ? "conclusive" : "inconclusive") },
+      [el("strong", null, c.verdict.label + ": "), c.verdict.detail]));
+    s.appendChild(el("p", { class: "hint" }, c.heading));
+    var steps = c.steps;
+    if (steps.length) {
+      var levels = steps.map(function (st) { return st.level; });
+      var lo = levels[0], hi = levels[levels.length - 1];
+      var series = [
+        { label: "successful", values: steps.map(function (st) { return st.ok_rps; }), color: C.ok, points: true },
+        { label: "completed", values: steps.map(function (st) { return st.rps; }), color: C.rps, dash: [4, 4], width: 1.5 }];
+      if (c.model === "rate") series.push({ label: "offered", values: levels, color: C.offered, dash: [2, 4], width: 1.5 });
+      series.push({ label: "p95", values: steps.map(function (st) { return st.p95_ms; }), color: C.p95, scale: "y2", unit: "ms", points: true });
+      series.push({ label: "failed step", values: steps.map(function (st) { return st.ok ? null : st.ok_rps; }), color: C.failed, pointsOnly: true });
+      var grid = el("div", { class: "charts" });
+      s.appendChild(grid);
+      chart(grid, { key: "capacity", title: "Throughput and p95 against the load", sync: "capacity",
+        x: levels, xName: "load", xLabel: c.level_unit, xAxis: num, xLog: lo > 0 && hi / lo >= 16, xPad: true,
+        xValue: function (u, v, si, i) { return i == null ? "–" : steps[i].text.load; },
+        yLabel: "requests per second", unit: "req/s", y2: { label: "p95 latency", unit: "ms" },
+        series: series, marks: c.marks, keyItems: keyItems([], c.marks) });
+    }
+    s.appendChild(table([
+      { label: "Load", num: true, cell: function (r) { return r.text.load; } },
+      { label: "Phase", cell: function (r) { return r.phase; } },
+      { label: "Throughput", num: true, cell: function (r) { return r.text.throughput; } },
+      { label: "Successful", num: true, cell: function (r) { return r.text.ok_rps; } },
+      { label: "p50", num: true, cell: function (r) { return r.text.p50; } },
+      { label: "p95", num: true, cell: function (r) { return r.text.p95; } },
+      { label: "p99", num: true, cell: function (r) { return r.text.p99; } },
+      { label: "Errors", num: true, cell: function (r) { return r.text.errors; } },
+      { label: "Generator CPU", num: true, title: "the generator's busiest judged second, of all its cores", cell: function (r) { return r.text.cpu; } },
+      { label: "Verdict", cell: function (r) { return r.text.verdict; } }
+    ], steps, { name: "capacity", rowClass: function (r) { return r.max ? "max" : r.failed ? "failed" : r.ok ? null : "bad"; } }));
+    s.appendChild(el("p", { class: "hint" }, "One row per level, from the lowest; every figure is of the step's judged window, after its warm-up. Throughput counts completed requests, successful ones only the successes."));
   }
 
   var PHASE_COLOURS = ["#bab0ac", "#9d755d", "#e6b800", "#b279a2", "#72b7b2", "#4c78a8", "#54a24b"];

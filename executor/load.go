@@ -86,10 +86,12 @@ type run struct {
 	start  time.Time
 	ctx    context.Context // the iterations' context
 	cancel context.CancelCauseFunc
-	users  sync.WaitGroup // one per user goroutine
-	halt   chan struct{}  // closed when new work stops
-	done   chan struct{}  // closed when the run is over
-	timer  *time.Timer    // for the scheduling goroutine only
+	// haltWork ends the context that WhenStopping waits on.
+	haltWork context.CancelFunc
+	users    sync.WaitGroup // one per user goroutine
+	halt     chan struct{}  // closed when new work stops
+	done     chan struct{}  // closed when the run is over
+	timer    *time.Timer    // for the scheduling goroutine only
 
 	iterations atomic.Int64
 	dropped    atomic.Int64
@@ -120,6 +122,9 @@ func newRun(env Env) (*run, error) {
 		r.start = time.Now()
 	}
 	r.ctx, r.cancel = context.WithCancelCause(context.Background())
+	var stopping context.Context
+	stopping, r.haltWork = context.WithCancel(context.Background())
+	r.ctx = context.WithValue(r.ctx, stoppingKey{}, stopping)
 	if env.Abort != nil {
 		go func() {
 			select {
@@ -171,6 +176,7 @@ func (r *run) stop(interrupted bool) {
 	r.out.Stopped = time.Now()
 	r.out.Interrupted = interrupted
 	close(r.halt)
+	r.haltWork()
 }
 
 // wait gives the users grace to finish, then cancels their context with

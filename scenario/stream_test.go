@@ -180,3 +180,26 @@ func TestExampleSSESubscribers(t *testing.T) {
 		t.Fatalf("open streams at most %d", res.Totals.Streams.OpenMax)
 	}
 }
+
+// TestStreamHeldUntilTheRunEnds holds streams with no end of their own: when
+// the load stops they end as planned (held), at once, not after the grace
+// period and not interrupted.
+func TestStreamHeldUntilTheRunEnds(t *testing.T) {
+	spec := &scenario.Spec{
+		Target: fastDemo(t),
+		Scenarios: []scenario.Scenario{{
+			Name: "hold",
+			Load: executor.Closed{Start: 3, Stages: []executor.Stage{{Duration: time.Second, Target: 3}}, Grace: 30 * time.Second},
+			Flow: []scenario.Step{{SSE: &scenario.SSE{URL: "/api/v1/events"}}},
+		}},
+	}
+	began := time.Now()
+	res := runPlan(t, spec)
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("the run took %v: held streams waited for the 30 s grace period", took)
+	}
+	st := res.Totals.Streams
+	if st == nil || st.Opened != 3 || st.Ends["held"] != 3 || st.Ends["interrupted"] != 0 || res.Totals.Failures != 0 {
+		t.Fatalf("streams %+v, failures %d; want 3 opened and 3 held", st, res.Totals.Failures)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/sse"
 	"github.com/surge-load/surge/protocol/ws"
@@ -158,7 +159,14 @@ func (u *vuser) sse(ctx context.Context, s *step) bool {
 	case ss.sentAt != nil:
 		r.SentAt = us.sentAt
 	}
-	res := u.p.streams.sse.Subscribe(ctx, r, sse.Recording{Shard: u.shard, Endpoint: u.ids[s.req.ep], Intended: u.intended})
+	// A stream is held at most until the run stops starting new work: then
+	// it ends as planned, rather than waiting out the grace period and
+	// being interrupted.
+	sctx, cancel := context.WithCancelCause(ctx)
+	stop := executor.WhenStopping(ctx, func() { cancel(sse.ErrPlanEnded) })
+	res := u.p.streams.sse.Subscribe(sctx, r, sse.Recording{Shard: u.shard, Endpoint: u.ids[s.req.ep], Intended: u.intended})
+	stop()
+	cancel(nil)
 	u.intended = time.Time{}
 	r.Header, r.Body, us.step = nil, nil, nil
 	if ss.until != nil || (ss.sentAt != nil && ss.sentAtFast == nil) {

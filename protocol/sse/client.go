@@ -79,6 +79,11 @@ type Result struct {
 // errServerClosed is the failure of a stream the server ended early.
 var errServerClosed = errors.New("the server closed the stream")
 
+// ErrPlanEnded is the cancellation cause that ends a subscription as
+// planned: a stream held "until the run ends" when the run stops starting
+// new work. It ends held, not interrupted.
+var ErrPlanEnded = errors.New("sse: the plan ended the subscription")
+
 // Subscribe opens the stream req describes, holds it until req says it
 // ends, and records every connection into rec:
 //
@@ -184,7 +189,8 @@ func (s *stream) pause(ctx context.Context, retry time.Duration) bool {
 		}
 	}
 	if !sleep(ctx, wait) {
-		res.End, res.Err, res.Class = metrics.EndInterrupted, context.Cause(ctx), errclass.Interrupted
+		out := interrupted(ctx)
+		res.End, res.Err, res.Class = out.end, out.err, out.class
 		s.result(false)
 		return false
 	}

@@ -366,6 +366,9 @@ func (s *stream) readFailed(ctx context.Context, err error) outcome {
 }
 
 func interrupted(ctx context.Context) outcome {
+	if errors.Is(context.Cause(ctx), ErrPlanEnded) {
+		return outcome{end: metrics.EndHeld}
+	}
 	return outcome{end: metrics.EndInterrupted, class: errclass.Interrupted, err: context.Cause(ctx)}
 }
 

@@ -5,8 +5,9 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http/httptrace"
-	"sync/atomic"
 	"time"
+
+	"github.com/surge-load/surge/protocol/netdial"
 )
 
 // dialer opens the connections of one client: TCP from one of the local
@@ -25,11 +26,6 @@ type dialer struct {
 	tcp   []net.Dialer // one per local address
 	tls   *tls.Config
 }
-
-// nextLocal picks the local address of the next connection. It is shared by
-// all clients, so that the connections of all virtual users together take
-// turns over the addresses, even when each user opens only one.
-var nextLocal atomic.Uint32
 
 func newDialer(opts Options, epoch time.Time, bytes *wireBytes) *dialer {
 	d := &dialer{
@@ -115,10 +111,12 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn,
 }
 
 // tcpDialer returns the dialer for the next connection: the local
-// addresses take turns across all clients.
+// addresses take turns across all clients, of every protocol, so that the
+// connections of all virtual users together spread over them even when each
+// user opens only one.
 func (d *dialer) tcpDialer() *net.Dialer {
 	if len(d.tcp) == 1 {
 		return &d.tcp[0]
 	}
-	return &d.tcp[int((nextLocal.Add(1)-1)%uint32(len(d.tcp)))]
+	return &d.tcp[netdial.NextLocal(len(d.tcp))]
 }

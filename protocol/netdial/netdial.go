@@ -49,6 +49,11 @@ type Dialer struct {
 // by all dialers so that the connections of all users together take turns.
 var nextLocal atomic.Uint32
 
+// NextLocal returns which of n source addresses the next connection of any
+// of surge's clients (HTTP, SSE, WebSocket) is to come from, so that all
+// their connections together take turns over the addresses.
+func NextLocal(n int) int { return int((nextLocal.Add(1) - 1) % uint32(n)) }
+
 // New returns a Dialer configured by o.
 func New(o Options) *Dialer {
 	d := &Dialer{
@@ -164,5 +169,5 @@ func (d *Dialer) next() *net.Dialer {
 	if len(d.tcp) == 1 {
 		return &d.tcp[0]
 	}
-	return &d.tcp[int((nextLocal.Add(1)-1)%uint32(len(d.tcp)))]
+	return &d.tcp[NextLocal(len(d.tcp))]
 }

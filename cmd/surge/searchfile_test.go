@@ -41,13 +41,26 @@ thresholds: ["errors<1%%"]
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r.json")
-	stdout, stderr, code := runSurge(t, "run", file, "--out", out, "-q")
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	res, err := metrics.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
+	var res *metrics.Result
+	var stdout, stderr string
+	for attempt := 1; ; attempt++ {
+		var code int
+		stdout, stderr, code = runSurge(t, "run", file, "--out", out, "-q")
+		var err error
+		if res, err = metrics.ReadFile(out); err != nil {
+			t.Fatalf("exit %d, no result: %v\n%s\n%s", code, err, stdout, stderr)
+		}
+		if code == exitOK {
+			break
+		}
+		// A generator starved by the rest of the machine is rightly called
+		// inconclusive (exit 1); try once more, then give up on this machine.
+		if c := res.Capacity; code != exitError || c == nil || c.Verdict.Reason != metrics.ReasonGenerator {
+			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		if attempt == 2 {
+			t.Skipf("the machine is too busy for the generator to judge the demo service:\n%s", stdout)
+		}
 	}
 	c := res.Capacity
 	if c == nil || c.Model != "rate" || len(c.Steps) < 3 || c.Steps[0].Level != 40 {
@@ -61,7 +74,7 @@ thresholds: ["errors<1%%"]
 	}
 
 	// Overriding a level from surge run is refused: find-max does that.
-	_, stderr, code = runSurge(t, "run", file, "--rate", "100")
+	_, stderr, code := runSurge(t, "run", file, "--rate", "100")
 	if code != exitInvalid || !strings.Contains(stderr, "surge find-max") {
 		t.Errorf("run FILE --rate on a search file: exit %d, %q", code, stderr)
 	}

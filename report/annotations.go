@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/surge-load/surge/metrics"
@@ -60,7 +61,8 @@ func annotate(tl *Timeline, r *metrics.Result) {
 	}
 	if s := r.Generator.Saturation; s != nil {
 		tl.Bands = append(tl.Bands, Band{Kind: BandUntrustworthy, From: Number(s.TrustworthyUntilS), To: Number(seriesEnd(r)),
-			Label: "not trustworthy", Text: untrustworthyLine(s)})
+			Label: "not trustworthy", Text: fmt.Sprintf("not trustworthy from %s on: the generator itself was saturated (%s)",
+				Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "))})
 	}
 	if c := r.Collapse; c != nil {
 		what := "stopped answering"

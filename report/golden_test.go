@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/surge-load/surge/metrics"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -63,20 +65,40 @@ func indented(t *testing.T, v any) []byte {
 	return append(b, '\n')
 }
 
+// TestReportDataGolden checks the data section of the reports of the real
+// runs (base, new; a find-max search; SSE and WebSocket streams) and of the
+// synthetic ones (three endpoints; a warm-up, a collapse and a saturated
+// generator).
 func TestReportDataGolden(t *testing.T) {
-	for _, name := range []string{"base", "new"} {
+	for _, name := range []string{"base", "new", "findmax", "streams"} {
 		golden(t, name+".report.json", indented(t, NewReportData(readFixture(t, name+".json"))))
 	}
 	golden(t, "shop.report.json", indented(t, NewReportData(shop.result())))
+	golden(t, "outage.report.json", indented(t, NewReportData(outage.result())))
 }
 
 func TestMarkdownGolden(t *testing.T) {
+	for name, r := range map[string]*metrics.Result{"shop": shop.result(), "outage": outage.result(),
+		"new": readFixture(t, "new.json"), "findmax": readFixture(t, "findmax.json"), "streams": readFixture(t, "streams.json")} {
+		var b bytes.Buffer
+		Markdown(&b, r)
+		golden(t, name+".md", b.Bytes())
+	}
+}
+
+// TestCSVGolden checks the CSV files that differ from those of any run:
+// the steps of a find-max search, and the series of a run with streams.
+func TestCSVGolden(t *testing.T) {
 	var b bytes.Buffer
-	Markdown(&b, shop.result())
-	golden(t, "shop.md", b.Bytes())
+	if err := CapacityCSVTo(&b, readFixture(t, "findmax.json")); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "findmax.capacity.csv", b.Bytes())
 	b.Reset()
-	Markdown(&b, readFixture(t, "new.json"))
-	golden(t, "new.md", b.Bytes())
+	if err := SeriesCSVTo(&b, readFixture(t, "streams.json")); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "streams.series.csv", b.Bytes())
 }
 
 func TestCompareGolden(t *testing.T) {

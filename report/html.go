@@ -26,8 +26,9 @@ var (
 )
 
 // HTML writes the report of r as one self-contained HTML page: the run, its
-// verdict, charts over time, the endpoint, timing and error tables. The page
-// loads nothing from the network and opens from a file.
+// verdict and findings, a capacity search's curve and table, charts over
+// time, the endpoint, stream, timing and error tables. The page loads
+// nothing from the network and opens from a file.
 func HTML(w io.Writer, r *metrics.Result) error {
 	d := NewReportData(r)
 	return writePage(w, "surge report · "+d.Run.Title, d)

@@ -43,6 +43,35 @@ func TestReportWritesHTMLCSVAndMarkdown(t *testing.T) {
 	}
 }
 
+// TestReportOfFindMax writes the exports of a find-max result: the capacity
+// table in capacity.csv and in the Markdown summary.
+func TestReportOfFindMax(t *testing.T) {
+	findMax := filepath.Join("..", "..", "report", "testdata", "findmax.json")
+	dir := t.TempDir()
+	stdout, stderr, code := runSurge(t, "report", findMax, "--csv", dir)
+	if code != exitOK || !strings.Contains(stdout, "CSV written to "+filepath.Join(dir, "capacity.csv")) {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "capacity.csv"))
+	if err != nil || strings.Count(string(b), "\n") != 9 || !strings.HasPrefix(string(b), "Level (arrivals/s),Phase,") {
+		t.Errorf("capacity.csv: %v\n%s", err, b)
+	}
+	md, _, code := runSurge(t, "report", findMax, "--md")
+	for _, want := range []string{"**Capacity** (open model, arrivals per second;", "| 155/s | 155.0 rps |", "**Verdict:** maximum sustainable load 155/s"} {
+		if code != exitOK || !strings.Contains(md, want) {
+			t.Errorf("--md: exit %d, lacks %q:\n%s", code, want, md)
+		}
+	}
+	// A result without a search has no capacity.csv.
+	dir = t.TempDir()
+	if _, stderr, code := runSurge(t, "report", newResult, "--csv", dir); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "capacity.csv")); err == nil {
+		t.Error("capacity.csv written for a result without a search")
+	}
+}
+
 func TestCompareExitCodes(t *testing.T) {
 	stdout, stderr, code := runSurge(t, "compare", baseResult, newResult)
 	if code != exitOK || !strings.Contains(stdout, "p50") || !strings.Contains(stdout, "+29.4% worse") || !strings.Contains(stdout, "~ not significant") {

@@ -98,6 +98,17 @@
   function fromZeroRoomy(u, min, max) {
     return [0, max != null && max > 0 ? max * 1.3 : 1];
   }
+  // spaced returns the values of vals, ascending, that are on the x axis
+  // and at least 44 pixels from the one before: ticks that do not overlap.
+  function spaced(u, vals) {
+    var out = [], last = -Infinity, sx = u.scales.x;
+    vals.forEach(function (v) {
+      if (v < sx.min || v > sx.max) return;
+      var p = u.valToPos(v, "x");
+      if (p - last >= 44) { out.push(v); last = p; }
+    });
+    return out;
+  }
   // padded keeps the first and last points of a chart off its edges.
   function padded(u, min, max) {
     var pad = max > min ? (max - min) * 0.05 : Math.max(Math.abs(min) * 0.1, 1);
@@ -112,7 +123,8 @@
   // unit, series: [{label, values, color, dash, fill, width, scale, unit,
   // points, pointsOnly}], y2: {label, unit}, note, bands, marks, key items
   // (keyItems), and for an x axis other than time: xLabel, xAxis (tick
-  // format), xValue (hover format), xLog, sync}.
+  // format), xValue (hover format), xLog, xPad, xSplits (values to tick),
+  // sync}.
   function chart(parent, spec) {
     var fig = el("figure", { class: "chart", "data-chart": spec.key || spec.title });
     fig.appendChild(el("figcaption", null, spec.title));
@@ -132,6 +144,10 @@
     var marks = (spec.marks || []).filter(function (m) { return !m.chart || m.chart === spec.key; });
     var yRange = marks.length ? fromZeroRoomy : fromZero;
     var scales = { x: { time: false }, y: { range: yRange } };
+    if (spec.xSplits) {
+      axes[0].splits = function (u) { return spaced(u, spec.xSplits); };
+      axes[0].filter = function (u, splits) { return splits; }; // a log axis would label only some
+    }
     if (spec.xLog) scales.x = { time: false, distr: 3, log: 10, range: function (u, min, max) { return [min / 1.15, max * 1.15]; } };
     else if (spec.xPad) scales.x = { time: false, range: padded };
     if (spec.y2) {
@@ -565,7 +581,7 @@
       var grid = el("div", { class: "charts" });
       s.appendChild(grid);
       chart(grid, { key: "capacity", title: "Throughput and p95 against the load", sync: "capacity",
-        x: levels, xName: "load", xLabel: c.level_unit, xAxis: num, xLog: lo > 0 && hi / lo >= 16, xPad: true,
+        x: levels, xName: "load", xLabel: c.level_unit, xAxis: axisFormatter(""), xLog: lo > 0 && hi / lo >= 16, xPad: true, xSplits: levels,
         xValue: function (u, v, si, i) { return i == null ? "–" : steps[i].text.load; },
         yLabel: "requests per second", unit: "req/s", y2: { label: "p95 latency", unit: "ms" },
         series: series, marks: c.marks, keyItems: keyItems([], c.marks) });

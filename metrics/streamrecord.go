@@ -279,10 +279,10 @@ func (r *Recorder) streamResult(res *Result) {
 			continue
 		}
 		st := endpointRow(res, r.endpointName(EndpointID(id)))
-		st.Streams = agg.toStats(res.Run.DurationS)
+		st.Streams = agg.toStats(res.MeasuredS())
 		total.merge(agg)
 	}
-	res.Totals.Streams = total.toStats(res.Run.DurationS)
+	res.Totals.Streams = total.toStats(res.MeasuredS())
 	res.Totals.Streams.OpenMax = openMax(res.Series)
 }
 
@@ -295,7 +295,7 @@ func endpointRow(res *Result, name string) *Stats {
 			return &res.Endpoints[i].Stats
 		}
 	}
-	res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(newStats(), 0, res.Run.DurationS)})
+	res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(newStats(), 0, res.MeasuredS())})
 	return &res.Endpoints[len(res.Endpoints)-1].Stats
 }
 

@@ -20,7 +20,8 @@ type StreamStats struct {
 	// (totals only).
 	OpenMax int64 `json:"open_max,omitempty"`
 	// Events counts the events (WebSocket: messages) received, and
-	// EventsPerSec divides them by the run's active load period. Sent
+	// EventsPerSec divides them by the measured period (Result.MeasuredS,
+	// without the warm-up), as rps divides requests. Sent
 	// counts messages sent (WebSocket).
 	Events       int64   `json:"events"`
 	EventsPerSec float64 `json:"events_per_sec"`
@@ -70,7 +71,7 @@ type StreamPoint struct {
 	Ends   map[string]int64 `json:"ends,omitempty"`
 }
 
-// toStats summarises a; durationS is the run's active load period.
+// toStats summarises a; durationS is the measured period in seconds.
 func (a *streamAgg) toStats(durationS float64) *StreamStats {
 	s := &StreamStats{
 		Opened:     a.opened,
@@ -166,11 +167,11 @@ func mergeStreams(out *Result, parts []*Result) error {
 	for i := range out.Endpoints {
 		e := &out.Endpoints[i]
 		if a := aggs[e.Name]; a != nil {
-			e.Streams = a.toStats(out.Run.DurationS)
+			e.Streams = a.toStats(out.MeasuredS())
 			total.merge(a)
 		}
 	}
-	out.Totals.Streams = total.toStats(out.Run.DurationS)
+	out.Totals.Streams = total.toStats(out.MeasuredS())
 	out.Totals.Streams.OpenMax = openMax(out.Series)
 	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/report"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
@@ -244,23 +243,9 @@ func (f *findMaxFlags) fileBuilder(path string, ff *fileFlags, model search.Mode
 			return nil, nil, fmt.Errorf("--%s applies to a single-URL search; with a scenario file, set it in the file", name)
 		}
 	}
-	env, err := parseEnv(ff.env)
+	opts, err := ff.options(&f.requestFlags)
 	if err != nil {
 		return nil, nil, err
-	}
-	opts := scenario.Options{
-		Target:    ff.target,
-		Scenarios: ff.scenarios,
-		Env:       env,
-		HTTP:      httpc.Options{NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure},
-	}
-	if f.localAddrs != "" {
-		if opts.HTTP.LocalAddrs, err = httpc.ParseLocalAddrs(f.localAddrs); err != nil {
-			return nil, nil, fmt.Errorf("--local-addrs: %w", err)
-		}
-		if err := httpc.CheckLocalAddrs(opts.HTTP.LocalAddrs); err != nil {
-			return nil, nil, fmt.Errorf("--local-addrs: %w", err)
-		}
 	}
 	plan, err := yamlfile.Load(path, opts)
 	if err != nil {

@@ -64,16 +64,9 @@ func (f *requestFlags) request() (surge.Request, error) {
 			return surge.Request{}, fmt.Errorf("--body @%s: %w", name, err)
 		}
 	}
-	opts := httpc.Options{Timeout: f.timeout, NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure}
-	if f.localAddrs != "" {
-		addrs, err := httpc.ParseLocalAddrs(f.localAddrs)
-		if err != nil {
-			return surge.Request{}, fmt.Errorf("--local-addrs: %w", err)
-		}
-		if err := httpc.CheckLocalAddrs(addrs); err != nil {
-			return surge.Request{}, fmt.Errorf("--local-addrs: %w", err)
-		}
-		opts.LocalAddrs = addrs
+	opts, err := f.httpOptions()
+	if err != nil {
+		return surge.Request{}, err
 	}
 	return surge.Request{
 		Method: strings.ToUpper(f.method),
@@ -95,4 +88,22 @@ func parseThresholds(exprs []string) ([]analysis.Threshold, error) {
 		ths = append(ths, t)
 	}
 	return ths, nil
+}
+
+// httpOptions returns the HTTP client options the flags set, with the
+// source addresses of --local-addrs checked to belong to this host.
+func (f *requestFlags) httpOptions() (httpc.Options, error) {
+	opts := httpc.Options{Timeout: f.timeout, NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure}
+	if f.localAddrs == "" {
+		return opts, nil
+	}
+	addrs, err := httpc.ParseLocalAddrs(f.localAddrs)
+	if err != nil {
+		return opts, fmt.Errorf("--local-addrs: %w", err)
+	}
+	if err := httpc.CheckLocalAddrs(addrs); err != nil {
+		return opts, fmt.Errorf("--local-addrs: %w", err)
+	}
+	opts.LocalAddrs = addrs
+	return opts, nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
 )
@@ -46,20 +45,9 @@ func buildFilePlan(path string, f *runFlags, ff *fileFlags, changed func(string)
 			return nil, fmt.Errorf("--%s applies to a scenario file: surge run FILE", name)
 		}
 	}
-	env, err := parseEnv(ff.env)
+	opts, err := ff.options(&f.requestFlags)
 	if err != nil {
 		return nil, err
-	}
-	opts := scenario.Options{
-		Target:    ff.target,
-		Scenarios: ff.scenarios,
-		Env:       env,
-		HTTP:      httpc.Options{NoKeepAlive: f.noKeepAlive, InsecureTLS: f.insecure},
-	}
-	if f.localAddrs != "" {
-		if opts.HTTP.LocalAddrs, err = httpc.ParseLocalAddrs(f.localAddrs); err != nil {
-			return nil, fmt.Errorf("--local-addrs: %w", err)
-		}
 	}
 	if changed("users") {
 		if f.users < 1 {
@@ -127,4 +115,18 @@ func fileErrors(err error) error {
 		n = fmt.Sprintf("the first %d problems", len(es))
 	}
 	return &codeError{code: exitInvalid, err: fmt.Errorf("%w\n%s", es, n)}
+}
+
+// options returns the compile options of a scenario file that the file
+// flags and the request flags rf set.
+func (ff *fileFlags) options(rf *requestFlags) (scenario.Options, error) {
+	env, err := parseEnv(ff.env)
+	if err != nil {
+		return scenario.Options{}, err
+	}
+	http, err := rf.httpOptions()
+	if err != nil {
+		return scenario.Options{}, err
+	}
+	return scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env, HTTP: http}, nil
 }

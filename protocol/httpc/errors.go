@@ -5,20 +5,7 @@ import (
 	"errors"
 	"net"
 	"strings"
-	"time"
 )
-
-// timeoutError is the cancellation cause of a request whose timeout
-// expired. It is a net.Error with Timeout true, so errclass.Classify
-// classes it by the phase it fired in, and it matches
-// context.DeadlineExceeded.
-type timeoutError struct{ after time.Duration }
-
-func (e *timeoutError) Error() string   { return "request timed out after " + e.after.String() }
-func (e *timeoutError) Timeout() bool   { return true }
-func (e *timeoutError) Temporary() bool { return true }
-
-func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // contextCause returns why ctx ended if err is a consequence of it, and err
 // otherwise. Once the request context is done, net/http reports the

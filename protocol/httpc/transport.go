@@ -43,7 +43,7 @@ type client struct {
 	// Owned by the goroutine calling Do.
 	seenIn, seenOut int64         // wire bytes charged to samples so far
 	spare           *exchange     // tracing state, reused while quiet
-	timeoutErr      *timeoutError // cause of the last timeout used, reused
+	timeoutErr      *errclass.TimeoutError // cause of the last timeout used, reused
 }
 
 // New returns a Transport built on net/http and net/http/httptrace, for one
@@ -165,8 +165,8 @@ func charge(seen *int64, count int64) int64 {
 // timeoutCause returns the cancellation cause for a timeout of d, reusing
 // the last one when d is the same.
 func (c *client) timeoutCause(d time.Duration) error {
-	if c.timeoutErr == nil || c.timeoutErr.after != d {
-		c.timeoutErr = &timeoutError{after: d}
+	if c.timeoutErr == nil || c.timeoutErr.After != d {
+		c.timeoutErr = &errclass.TimeoutError{After: d}
 	}
 	return c.timeoutErr
 }

@@ -151,7 +151,7 @@ func (s *stream) open(ctx context.Context, resumed bool, intended time.Time) (ne
 		timeout = s.c.opts.Timeout
 	}
 	deadline := s.start.Add(timeout)
-	dctx, cancel := context.WithDeadlineCause(ctx, deadline, &timeoutError{after: timeout})
+	dctx, cancel := context.WithDeadlineCause(ctx, deadline, &errclass.TimeoutError{After: timeout})
 	conn, phase, err := s.c.dial.Dial(dctx, s.prep.addr, s.prep.secure, s.prep.serverName, &s.cnt, &s.t)
 	if err != nil {
 		err = contextCause(dctx, err)
@@ -183,7 +183,7 @@ func (s *stream) open(ctx context.Context, resumed bool, intended time.Time) (ne
 		case errors.Is(err, io.EOF):
 			err = io.ErrUnexpectedEOF
 		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
-			err = fmt.Errorf("%w (%v)", &timeoutError{after: timeout}, err)
+			err = fmt.Errorf("%w (%v)", &errclass.TimeoutError{After: timeout}, err)
 		}
 		smp.End = got
 		return fail(s.failed(errclass.PhaseRequest, fmt.Errorf("awaiting response headers: %w", s.cause(ctx, err))))
@@ -448,17 +448,6 @@ func (s *stream) cause(ctx context.Context, err error) error {
 	return err
 }
 
-// timeoutError is the cause of a connection that did not get its response
-// headers within the timeout. It is a net.Error with Timeout true, so
-// errclass.Classify classes it by the phase it fired in.
-type timeoutError struct{ after time.Duration }
-
-func (e *timeoutError) Error() string   { return "timed out after " + e.after.String() }
-func (e *timeoutError) Timeout() bool   { return true }
-func (e *timeoutError) Temporary() bool { return true }
-
-func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
 // contextCause returns why ctx ended if err is a consequence of it, and
 // err otherwise.
 func contextCause(ctx context.Context, err error) error {
@@ -466,7 +455,7 @@ func contextCause(ctx context.Context, err error) error {
 		return err
 	}
 	cause := context.Cause(ctx)
-	var te *timeoutError
+	var te *errclass.TimeoutError
 	if errors.As(cause, &te) {
 		return fmt.Errorf("%w (%v)", cause, err)
 	}

@@ -41,8 +41,8 @@ type client struct {
 	bytes wireBytes
 
 	// Owned by the goroutine calling Do.
-	seenIn, seenOut int64         // wire bytes charged to samples so far
-	spare           *exchange     // tracing state, reused while quiet
+	seenIn, seenOut int64                  // wire bytes charged to samples so far
+	spare           *exchange              // tracing state, reused while quiet
 	timeoutErr      *errclass.TimeoutError // cause of the last timeout used, reused
 }
 

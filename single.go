@@ -72,7 +72,7 @@ type requestUser struct {
 }
 
 func (u *requestUser) Iterate(ctx context.Context, it executor.Iteration) {
-	s := metrics.Sample{Endpoint: u.ep, Intended: it.Intended}
+	s := metrics.Sample{Endpoint: u.ep, Intended: it.LatencyFrom()}
 	u.tr.Do(ctx, u.req, &s)
 	u.shard.Record(&s)
 }

@@ -16,10 +16,27 @@ type Iteration struct {
 	User int   // the virtual user's global id
 	N    int64 // the user's iteration count, from 0
 	// Intended is when the iteration was meant to start: the arrival time
-	// in the open model; the user's scheduled start or the end of its think
-	// time in the closed model. The journey's first operation measures its
-	// latency from it.
+	// in the open and burst models; the user's scheduled start or the end
+	// of its think time in the closed and iterations models.
 	Intended time.Time
+	// Arrival is true when the iteration answers an arrival (open and
+	// burst models): then its latency counts from Intended; see
+	// LatencyFrom.
+	Arrival bool
+}
+
+// LatencyFrom is when the journey's first operation counts its latency
+// from (metrics.Sample.Intended). For an arrival it is the intended time,
+// so that a stalled server cannot hide behind a generator that waited for
+// it (coordinated omission). For a user that loops (closed and iterations
+// models) it is zero, meaning the actual start: the user's own lateness
+// after its think time is the generator's, recorded as scheduling lag, and
+// never counted as the server's latency.
+func (it Iteration) LatencyFrom() time.Time {
+	if it.Arrival {
+		return it.Intended
+	}
+	return time.Time{}
 }
 
 // A User is a virtual user.

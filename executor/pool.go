@@ -105,7 +105,7 @@ func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
 	ready.Done()
 	var n int64
 	for due := range pu.arrivals {
-		r.iterate(pu.u, Iteration{User: pu.id, N: n, Intended: due})
+		r.iterate(pu.u, Iteration{User: pu.id, N: n, Intended: due, Arrival: true})
 		n++
 		pool.put(pu)
 	}

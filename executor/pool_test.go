@@ -22,3 +22,25 @@ func TestOpenUsesFewWarmUsers(t *testing.T) {
 		t.Errorf("200 arrivals of 1 ms each used %d of 100 users; want the few needed", used)
 	}
 }
+
+// TestLatencyFrom checks which iterations count latency from their intended
+// time: arrivals do, looping users do not.
+func TestLatencyFrom(t *testing.T) {
+	due := time.Now()
+	if got := (Iteration{Intended: due, Arrival: true}).LatencyFrom(); !got.Equal(due) {
+		t.Errorf("an arrival counts from %v, want its intended time", got)
+	}
+	if got := (Iteration{Intended: due}).LatencyFrom(); !got.IsZero() {
+		t.Errorf("a looping user counts from %v, want its actual start (zero)", got)
+	}
+	var j journal
+	o := Open{StartRate: 50, Stages: []Stage{{Duration: 200 * time.Millisecond, Target: 50}}, MaxUsers: 5}
+	if _, err := o.Run(env(j.users(nil))); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range j.sorted() {
+		if !e.it.Arrival {
+			t.Fatalf("open-model iteration %+v is not an arrival", e.it)
+		}
+	}
+}

@@ -39,11 +39,12 @@
 // # Measurement
 //
 // Each virtual user has its own HTTP client and records one sample per
-// request, in the statistics row named by the step. The first request of
-// an iteration measures its latency from the iteration's intended start
-// (the arrival, in the open model), later ones from their own start; think
-// time is never part of a latency. Failed expectations are failures of
-// class check.
+// request, in the statistics row named by the step. In the open and burst
+// models the first request of an iteration measures its latency from the
+// arrival's scheduled time (executor.Iteration.LatencyFrom); every other
+// request from its own start. Think time, and a user's lateness after it,
+// are never part of a latency. Failed expectations are failures of class
+// check.
 //
 // docs/scenarios.md is the reference of the file format and of these
 // concepts.

@@ -40,7 +40,7 @@ var testHookTask func(scenario string, task int)
 // yet, then one task picked by weight, or the flow.
 func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {
 	u.env[nameIter] = int(it.N)
-	u.intended = it.Intended
+	u.intended = it.LatencyFrom()
 	if !u.started {
 		if !u.steps(ctx, u.sc.onStart) {
 			return

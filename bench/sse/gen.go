@@ -38,7 +38,7 @@ type user struct {
 }
 
 func (u *user) Iterate(ctx context.Context, it executor.Iteration) {
-	u.c.Subscribe(ctx, u.req, sse.Recording{Shard: u.shard, Endpoint: u.ep, Intended: it.Intended})
+	u.c.Subscribe(ctx, u.req, sse.Recording{Shard: u.shard, Endpoint: u.ep, Intended: it.LatencyFrom()})
 }
 
 // generate runs one generator process: c.n users ramped up from c.start,

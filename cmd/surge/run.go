@@ -30,6 +30,7 @@ type runFlags struct {
 	report     string // the HTML report to write
 	thresholds []string
 	quiet      bool
+	placementFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -67,6 +68,10 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
       --url http://127.0.0.1:8080/api/v1/logs --users 10 --duration 1m`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			place, err := f.placementFlags.parse()
+			if err != nil {
+				return &codeError{code: exitInvalid, err: err}
+			}
 			if len(args) == 1 {
 				if fileSearch(args[0]) != nil {
 					return searchFile(cmd, args[0], &f, &ff, cmd.Flags().Changed)
@@ -75,13 +80,13 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 				if err != nil {
 					return fileErrors(err)
 				}
-				return executeTo(cmd, plan, f.out, f.report, f.quiet)
+				return executeTo(cmd, plan, place, f.out, f.report, f.quiet)
 			}
 			plan, err := buildRunPlan(&f, cmd.Flags().Changed)
 			if err != nil {
 				return &codeError{code: exitInvalid, err: err}
 			}
-			return executeTo(cmd, plan, f.out, f.report, f.quiet)
+			return executeTo(cmd, plan, place, f.out, f.report, f.quiet)
 		},
 	}
 	fs := cmd.Flags()
@@ -96,6 +101,7 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end, how long requests in flight may finish before they are interrupted")
 	fs.StringVar(&f.out, "out", "", "write the result document (JSON) to this file")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to this file")
+	f.placementFlags.register(fs)
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
 	return cmd
@@ -224,12 +230,12 @@ func trimPkg(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "executor: "))
 }
 
-// executeTo runs plan with signal handling and progress, prints the
-// summary, writes the result to out and the HTML report to reportPath (each
-// if not empty) and turns the verdict into an exit code.
-func executeTo(cmd *cobra.Command, plan *surge.Plan, out, reportPath string, quiet bool) error {
+// executeTo runs plan, placed as place says, with signal handling and
+// progress, then shows and writes the result (see show).
+func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, out, reportPath string, quiet bool) error {
 	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
 	defer release()
+	opts.Segment, opts.StartAt = place.segment, place.startAt
 	stderr := cmd.ErrOrStderr()
 	for _, w := range plan.Preflight() {
 		fmt.Fprintln(stderr, "surge: warning:", w)
@@ -238,6 +244,12 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, out, reportPath string, qui
 	if err != nil {
 		return &codeError{code: exitError, err: err}
 	}
+	return show(cmd, res, out, reportPath)
+}
+
+// show prints the summary of res, writes it to out and the HTML report to
+// reportPath (each if not empty), and turns the verdict into an exit code.
+func show(cmd *cobra.Command, res *metrics.Result, out, reportPath string) error {
 	report.Summary(cmd.OutOrStdout(), res)
 	if out != "" {
 		if err := res.WriteFile(out); err != nil {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/metrics"
+)
+
+func newMergeCmd() *cobra.Command {
+	var out, reportPath string
+	cmd := &cobra.Command{
+		Use:   "merge PART.json... [-o merged.json]",
+		Short: "Merge the results of a plan split over several machines",
+		Long: `Merge the partial results of the segments of one plan (surge run --segment I/N
+--start-at T on each machine) into the result a single run would have written:
+counts add, histograms merge exactly and percentiles are recomputed from them.
+The thresholds, the generator's health and collapse detection are then judged
+once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
+		Example: `  # on machine i of 4, all with the same agreed start:
+  surge run plan.yaml --segment i/4 --start-at 2026-11-30T10:00:00Z --out part-i.json
+  # then, anywhere:
+  surge merge part-0.json part-1.json part-2.json part-3.json -o merged.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			parts := make([]*metrics.Result, len(args))
+			for i, path := range args {
+				r, err := metrics.ReadFile(path)
+				if err != nil {
+					return invalid("%v", err)
+				}
+				parts[i] = r
+			}
+			res, err := metrics.Merge(parts...)
+			if err != nil {
+				return invalid("%v", err)
+			}
+			ths, err := mergedThresholds(parts)
+			if err != nil {
+				return invalid("%v", err)
+			}
+			analysis.JudgeGenerator(res)
+			res.Collapse = analysis.DetectCollapse(res)
+			analysis.Evaluate(res, ths)
+			return show(cmd, res, out, reportPath)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the merged result document to this file")
+	cmd.Flags().StringVar(&reportPath, "report", "", "write the HTML report of the merged result to this file")
+	return cmd
+}
+
+// mergedThresholds returns the thresholds the parts were judged by, each
+// once, to judge the merged result by.
+func mergedThresholds(parts []*metrics.Result) ([]analysis.Threshold, error) {
+	seen := map[string]bool{}
+	var ths []analysis.Threshold
+	for _, p := range parts {
+		for _, t := range p.Thresholds {
+			if seen[t.Expr] {
+				continue
+			}
+			seen[t.Expr] = true
+			th, err := analysis.ParseThreshold(t.Expr)
+			if err != nil {
+				return nil, err
+			}
+			ths = append(ths, th)
+		}
+	}
+	return ths, nil
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/surge-load/surge/analysis"
@@ -30,6 +32,9 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 					return invalid("%v", err)
 				}
 				parts[i] = r
+			}
+			if err := completeSegments(args, parts); err != nil {
+				return invalid("%v", err)
 			}
 			res, err := metrics.Merge(parts...)
 			if err != nil {
@@ -69,4 +74,26 @@ func mergedThresholds(parts []*metrics.Result) ([]analysis.Threshold, error) {
 		}
 	}
 	return ths, nil
+}
+
+// completeSegments checks that segmented parts are exactly the segments of
+// one split plan: one of each index, as many as the split has. Results of
+// unsplit runs (segment 0/1) may be merged freely.
+func completeSegments(paths []string, parts []*metrics.Result) error {
+	seen := map[int]string{}
+	for i, p := range parts {
+		seg := p.Run.Segment
+		if seg.Count <= 1 {
+			continue
+		}
+		if seg.Count != len(parts) {
+			return fmt.Errorf("%s is segment %d of %d, but %d results were given: merge all %d segments of the split",
+				paths[i], seg.Index, seg.Count, len(parts), seg.Count)
+		}
+		if other, ok := seen[seg.Index]; ok {
+			return fmt.Errorf("%s and %s are both segment %d of %d", other, paths[i], seg.Index, seg.Count)
+		}
+		seen[seg.Index] = paths[i]
+	}
+	return nil
 }

@@ -67,6 +67,14 @@ func TestSegmentsMergeIntoTheWholeRun(t *testing.T) {
 		t.Errorf("summary does not say it was merged:\n%s", stdout)
 	}
 
+	_, stderr, code = runSurge(t, "merge", filepath.Join(dir, "part0.json"), filepath.Join(dir, "part0.json"))
+	if code != exitInvalid || !strings.Contains(stderr, "both segment 0 of 2") {
+		t.Errorf("merging one segment twice: exit %d, %q", code, stderr)
+	}
+	_, stderr, code = runSurge(t, "merge", filepath.Join(dir, "part1.json"))
+	if code != exitInvalid || !strings.Contains(stderr, "merge all 2 segments") {
+		t.Errorf("merging one of two segments: exit %d, %q", code, stderr)
+	}
 	_, stderr, code = runSurge(t, "run", "--url", srv.URL, "--rate", "10", "--duration", "1s", "--segment", "2/2")
 	if code != exitInvalid || !strings.Contains(stderr, "--segment") {
 		t.Errorf("--segment 2/2: exit %d, %q", code, stderr)

@@ -86,7 +86,7 @@ func (b Burst) Run(env Env) (Outcome, error) {
 		r.out.Started = r.start
 	}
 	interrupted := !r.sleepUntil(r.start) || r.dispatchBursts(b, pool)
-	r.stop(interrupted)
+	r.stop(interrupted, b.Length)
 	pool.close()
 	return r.wait(b.Grace), nil
 }

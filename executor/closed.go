@@ -70,7 +70,7 @@ func (c Closed) Run(env Env) (Outcome, error) {
 	}
 	cr := &closedRun{run: r, think: c.Think}
 	interrupted := !r.sleepUntil(r.start) || cr.ramp(c)
-	r.stop(interrupted)
+	r.stop(interrupted, c.Duration())
 	return r.wait(c.Grace), nil
 }
 

@@ -79,7 +79,7 @@ func (it Iterations) Run(env Env) (Outcome, error) {
 	ir := &iterRun{run: r, think: it.Think, share: share}
 	var all sync.WaitGroup
 	if !r.sleepUntil(r.start) {
-		r.stop(true)
+		r.stop(true, 0)
 		return r.wait(it.Grace), nil
 	}
 	for v := r.seg.first(0); v < it.Users; v += n {
@@ -104,7 +104,7 @@ func (it Iterations) Run(env Env) (Outcome, error) {
 	case <-env.Abort:
 		interrupted = true
 	}
-	r.stop(interrupted)
+	r.stop(interrupted, 0)
 	return r.wait(it.Grace), nil
 }
 

@@ -86,8 +86,9 @@ type Env struct {
 // Outcome describes how a run went.
 type Outcome struct {
 	Started time.Time // the start of the plan: Env.Start, or when Run began
-	// Stopped is when new work stopped: at the end of the stages, or when
-	// Stop or Abort was closed.
+	// Stopped is when new work stopped: the planned end of the stages
+	// (exactly, however late the scheduler noticed it), or when Stop or
+	// Abort was closed.
 	Stopped     time.Time
 	Ended       time.Time // when all work in flight had returned
 	Interrupted bool      // Stop or Abort came before the end of the stages
@@ -188,9 +189,15 @@ func (r *run) sleepUntil(t time.Time) bool {
 	return false
 }
 
-// stop stops new work: it records the time and closes halt.
-func (r *run) stop(interrupted bool) {
+// stop stops new work: it records when, and closes halt. planned is the
+// plan's length; a plan that ran to its end stopped at it.
+func (r *run) stop(interrupted bool, planned time.Duration) {
 	r.out.Stopped = time.Now()
+	if !interrupted && planned > 0 {
+		// The plan ran to its end: the load period is the planned one,
+		// however late the scheduler woke to notice it.
+		r.out.Stopped = r.at(planned)
+	}
 	r.out.Interrupted = interrupted
 	close(r.halt)
 	r.haltWork()

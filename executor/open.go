@@ -73,7 +73,7 @@ func (o Open) Run(env Env) (Outcome, error) {
 		r.out.Started = r.start
 	}
 	interrupted := !r.sleepUntil(r.start) || r.dispatch(sched, pool)
-	r.stop(interrupted)
+	r.stop(interrupted, o.Duration())
 	pool.close()
 	return r.wait(o.Grace), nil
 }

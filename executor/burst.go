@@ -76,19 +76,9 @@ func (b Burst) Run(env Env) (Outcome, error) {
 	if err := b.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	r, err := newRun(env)
-	if err != nil {
-		return Outcome{}, err
-	}
-	pool := r.startPool(b.Pool(r.seg), env.NewUser)
-	if env.Start.IsZero() { // start now that the pool is ready
-		r.start = time.Now()
-		r.out.Started = r.start
-	}
-	interrupted := !r.sleepUntil(r.start) || r.dispatchBursts(b, pool)
-	r.stop(interrupted, b.Length)
-	pool.close()
-	return r.wait(b.Grace), nil
+	return runPool(env, b.Pool, b.Length, b.Grace, func(r *run, pool *idlePool) bool {
+		return r.dispatchBursts(b, pool)
+	})
 }
 
 // dispatchBursts hands out the segment's arrivals burst by burst until the

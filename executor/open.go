@@ -63,19 +63,9 @@ func (o Open) Run(env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	r, err := newRun(env)
-	if err != nil {
-		return Outcome{}, err
-	}
-	pool := r.startPool(o.Pool(r.seg), env.NewUser)
-	if env.Start.IsZero() { // start now that the pool is ready
-		r.start = time.Now()
-		r.out.Started = r.start
-	}
-	interrupted := !r.sleepUntil(r.start) || r.dispatch(sched, pool)
-	r.stop(interrupted, o.Duration())
-	pool.close()
-	return r.wait(o.Grace), nil
+	return runPool(env, o.Pool, o.Duration(), o.Grace, func(r *run, pool *idlePool) bool {
+		return r.dispatch(sched, pool)
+	})
 }
 
 // dispatch hands the segment's arrivals to free users until the end of the

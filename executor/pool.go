@@ -64,6 +64,26 @@ func (p *idlePool) close() {
 	}
 }
 
+// runPool runs a model of arrivals (Open, Burst): it starts the segment's
+// pool of size users, starts the clock (now, if env.Start is zero), lets
+// dispatch hand out arrivals until the planned end or a stop, which it
+// reports, and waits for the users within grace.
+func runPool(env Env, size func(Segment) int, planned, grace time.Duration, dispatch func(*run, *idlePool) (interrupted bool)) (Outcome, error) {
+	r, err := newRun(env)
+	if err != nil {
+		return Outcome{}, err
+	}
+	pool := r.startPool(size(r.seg), env.NewUser)
+	if env.Start.IsZero() { // start now that the pool is ready
+		r.start = time.Now()
+		r.out.Started = r.start
+	}
+	interrupted := !r.sleepUntil(r.start) || dispatch(r, pool)
+	r.stop(interrupted, planned)
+	pool.close()
+	return r.wait(grace), nil
+}
+
 // startPool creates the segment's size users of a pool, each idle in its
 // own goroutine, and returns once all are.
 func (r *run) startPool(size int, newUser NewUser) *idlePool {

@@ -48,16 +48,9 @@ func streams(w io.Writer, r *metrics.Result) {
 // streamTimes summarises the distributions of st that have values.
 func streamTimes(st *metrics.StreamStats) string {
 	var parts []string
-	add := func(name string, p metrics.Percentiles, hist string) {
-		if hist != "" {
-			parts = append(parts, fmt.Sprintf("%s p50 %s p99 %s", name, Ms(p.P50), Ms(p.P99)))
-		}
+	for _, m := range streamMeasures(st) {
+		parts = append(parts, fmt.Sprintf("%s p50 %s p99 %s", m.name, Ms(m.p.P50), Ms(m.p.P99)))
 	}
-	add("connect", st.Connect, st.ConnectHistogram)
-	add("headers", st.Headers, st.HeadersHistogram)
-	add("first event", st.FirstEvent, st.FirstEventHistogram)
-	add("gap", st.Gap, st.GapHistogram)
-	add("delivery delay", st.Delay, st.DelayHistogram)
 	if len(parts) == 0 {
 		return "no timings"
 	}

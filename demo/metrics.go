@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // metricsNamespace prefixes every metric of the demo service.
@@ -129,4 +130,36 @@ func (f factory) gaugeFunc(name, help string, fn func() float64) {
 
 func (f factory) counterFunc(name, help string, fn func() float64) {
 	f.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: metricsNamespace, Name: name, Help: help}, fn))
+}
+
+// Requests returns how many requests the Service has answered on endpoint,
+// a route pattern such as "POST /api/v1/login" ("unmatched" for the rest),
+// with status code, or with any status if code is 0. Tests use it to
+// compare what a load generator reports with what the server saw.
+func (s *Service) Requests(endpoint string, code int) int {
+	ch := make(chan prometheus.Metric, 64)
+	go func() {
+		s.m.requests.Collect(ch)
+		close(ch)
+	}()
+	total := 0.0
+	for m := range ch {
+		var pb dto.Metric
+		if m.Write(&pb) != nil {
+			continue
+		}
+		var ep, c string
+		for _, l := range pb.GetLabel() {
+			switch l.GetName() {
+			case "endpoint":
+				ep = l.GetValue()
+			case "code":
+				c = l.GetValue()
+			}
+		}
+		if ep == endpoint && (code == 0 || c == strconv.Itoa(code)) {
+			total += pb.GetCounter().GetValue()
+		}
+	}
+	return int(total)
 }

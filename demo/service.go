@@ -11,13 +11,14 @@ import (
 // its state is in memory and safe for concurrent use. Close stops its
 // background goroutines.
 type Service struct {
-	cfg     Config // normalized
-	m       *metrics
-	faults  *faults
-	folders *folderStore
-	logs    *logBuffer
-	events  *eventHub
-	mux     *http.ServeMux
+	cfg      Config // normalized
+	m        *metrics
+	faults   *faults
+	folders  *folderStore
+	logs     *logBuffer
+	events   *eventHub
+	sessions *sessionStore
+	mux      *http.ServeMux
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -31,10 +32,11 @@ type Service struct {
 func New(cfg Config) *Service {
 	cfg = cfg.normalized()
 	s := &Service{
-		cfg:  cfg,
-		m:    newMetrics(),
-		mux:  http.NewServeMux(),
-		done: make(chan struct{}),
+		cfg:      cfg,
+		m:        newMetrics(),
+		mux:      http.NewServeMux(),
+		sessions: newSessionStore(),
+		done:     make(chan struct{}),
 	}
 	s.faults = newFaults(cfg, time.Now(), s.m, s.done)
 	s.folders = newFolderStore(cfg, s.m, s.done)
@@ -69,6 +71,12 @@ func (s *Service) routes() {
 	s.route("POST /api/v1/folders", routeNormal, s.handleCreateFolder)
 	s.route("PATCH /api/v1/folders/{id}", routeNormal, s.handleMoveFolder)
 	s.route("POST /api/v1/seed", routeNormal, s.handleSeed)
+
+	s.route("POST /api/v1/login", routeNormal, s.handleLogin)
+	s.route("GET /api/v1/session", routeNormal, s.handleSession)
+	s.route("POST /api/v1/logout", routeNormal, s.handleLogout)
+	s.route("POST /api/v1/notes", routeNormal, s.handleCreateNote)
+	s.route("GET /api/v1/notes/{id}", routeNormal, s.handleGetNote)
 
 	s.route("POST /api/v1/logs", routeNormal, s.handleIngestLogs)
 	s.route("GET /api/v1/logs/stats", routeNormal, s.handleLogStats)
@@ -158,6 +166,12 @@ GET   /api/v1/folders/{id}         ?userId=&cursorType=Folder&sortBy=createdAt|n
 POST  /api/v1/folders              {"userId","parentFolderId","uploadFolderName","creatorId"} -> 201 {"id"}
 PATCH /api/v1/folders/{id}         {"userId","targetFolderId"} -> 200 (move)
 POST  /api/v1/seed                 {"userName","folders":8000,"fanout":10} -> 201 {"userId","rootFolderId","firstId","lastId"}
+
+POST  /api/v1/login                {"userName","password"} or a form -> 200 {"userName","csrfToken"}, sets cookie surge_session
+GET   /api/v1/session              (cookie) -> {"userName","csrfToken"}; 401 without a session
+POST  /api/v1/logout               (cookie) -> 204, deletes the cookie
+POST  /api/v1/notes                (cookie, X-CSRF-Token) {"text"} -> 201 {"id","text"}
+GET   /api/v1/notes/{id}           (cookie) -> {"id","text"} of the session's notes
 
 POST  /api/v1/logs                 {"lines":[...]} or newline-delimited text -> 202 {"accepted"}
 GET   /api/v1/logs/stats           {"accepted","flushed","buffered","rejected","capacity","batches"}

@@ -88,7 +88,12 @@ func (p *program) newUser(id int, shard *metrics.Shard, ids []metrics.EndpointID
 	}
 	env[nameUser] = id
 	env[nameIter] = 0
+	var jar *cookieJar
+	if p.cookies {
+		jar = newCookieJar()
+	}
 	return &vuser{
+		jar:       jar,
 		evaluator: evaluator{env: env},
 		p:         p,
 		id:        id,

@@ -54,6 +54,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		eps:   map[string]int{},
 		p: &program{
 			http:    opts.HTTP,
+			cookies: !spec.Defaults.NoCookies,
 			vars:    map[string]any{},
 			pools:   map[string]*Pool{},
 			initial: map[string][]any{},

@@ -12,6 +12,7 @@ import (
 // templates and expressions compiled.
 type program struct {
 	http      httpc.Options
+	cookies   bool // each user has a cookie jar
 	funcs     *funcs
 	vars      map[string]any // evaluated
 	pools     map[string]*Pool

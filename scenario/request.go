@@ -32,6 +32,7 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 		return false
 	}
 	resp := u.tr.Do(ctx, &u.req, &smp)
+	u.jar.store(u.req.URL, resp.Header)
 	ok := u.check(s, &smp, &resp)
 	if !ok {
 		u.failure = fmt.Errorf("%s: %s %s: %w", s.path, r.method, u.req.URL, smp.Err)
@@ -83,6 +84,7 @@ func (u *vuser) build(s *step) error {
 		}
 		u.req.Header = h
 	}
+	u.req.Header = u.jar.header(u.req.URL, u.req.Header)
 	// A fresh body each time: the transport may still be sending the last
 	// one when its response has arrived.
 	u.req.Body = nil

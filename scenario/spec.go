@@ -61,6 +61,11 @@ type Defaults struct {
 	// Timeout bounds each request, from connecting to reading the whole
 	// body; zero means 30s. Request.Timeout overrides it.
 	Timeout time.Duration
+	// NoCookies turns off the virtual users' cookie jars. By default each
+	// user keeps the cookies its responses set, as a browser does (RFC
+	// 6265, public-suffix aware), and sends them with its later requests,
+	// SSE subscriptions and WebSocket handshakes.
+	NoCookies bool
 }
 
 // A Scenario is one journey run by virtual users under one load model.

@@ -22,6 +22,7 @@ type vuser struct {
 	script metrics.EndpointID
 	shard  *metrics.Shard
 	tr     httpc.Transport
+	jar    *cookieJar // nil without cookies
 
 	req      httpc.Request // reused for every request
 	urlBuf   []byte

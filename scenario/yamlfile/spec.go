@@ -12,7 +12,7 @@ import (
 // The keys of each mapping of a scenario file.
 var (
 	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "search"}
-	defaultsKeys = []string{"headers", "timeout"}
+	defaultsKeys = []string{"headers", "timeout", "cookies"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
 	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
@@ -80,6 +80,9 @@ func (d *decoder) defaults(n ast.Node, out *scenario.Defaults) {
 			out.Headers, _ = d.stringMap(f.val, p, "headers")
 		case "timeout":
 			out.Timeout, _ = d.duration(f.val, p, "timeout")
+		case "cookies":
+			on, _ := d.boolean(f.val, p, "cookies")
+			out.NoCookies = !on
 		}
 	}
 }

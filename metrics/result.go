@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/surge-load/surge/atomicfile"
 )
 
 // SchemaVersion is the version of the result document written by this
@@ -224,14 +226,15 @@ type ThresholdResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// WriteFile writes r as indented JSON to path.
+// WriteFile writes r as indented JSON to path, atomically: a failed write
+// (a full disk) leaves the previous file at path as it was.
 func (r *Result) WriteFile(path string) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write result: %w", err)
+	if err := atomicfile.WriteBytes(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("result: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"math"
 	"sort"
+
+	"github.com/surge-load/surge/atomicfile"
 )
 
 // CompareData is the data section of the HTML comparison, built by
@@ -150,5 +152,5 @@ func CompareHTML(w io.Writer, c *Comparison, checks []FailOnResult) error {
 
 // WriteCompareHTML writes c's page to the file path.
 func WriteCompareHTML(path string, c *Comparison, checks []FailOnResult) error {
-	return writeFile(path, func(w io.Writer) error { return CompareHTML(w, c, checks) })
+	return atomicfile.Write(path, func(w io.Writer) error { return CompareHTML(w, c, checks) })
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/surge-load/surge/atomicfile"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -21,7 +22,8 @@ const (
 	CapacityCSV  = "capacity.csv"
 )
 
-// WriteCSV writes r as CSV files in dir, creating it if needed:
+// WriteCSV writes r as CSV files in dir, creating it if needed, each
+// atomically:
 // endpoints.csv (one row per endpoint and a Total row), series.csv (one row
 // per interval of the run), errors.csv (one row per error class) and, for
 // the result of a breaking-point search, capacity.csv (one row per step).
@@ -43,7 +45,7 @@ func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
 	var paths []string
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
-		if err := writeFile(path, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+		if err := atomicfile.Write(path, func(w io.Writer) error { return f.write(w, r) }); err != nil {
 			return paths, fmt.Errorf("csv: %w", err)
 		}
 		paths = append(paths, path)

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 
+	"github.com/surge-load/surge/atomicfile"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -34,21 +34,10 @@ func HTML(w io.Writer, r *metrics.Result) error {
 	return writePage(w, "surge report · "+d.Run.Title, d)
 }
 
-// WriteHTML writes the report of r to the file path.
+// WriteHTML writes the report of r to the file path, atomically: a failed
+// write leaves the previous file as it was.
 func WriteHTML(path string, r *metrics.Result) error {
-	return writeFile(path, func(w io.Writer) error { return HTML(w, r) })
-}
-
-// writeFile writes what write produces to path.
-func writeFile(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, func(w io.Writer) error { return HTML(w, r) })
 }
 
 // writePage writes the page that draws data. The data section is JSON in a

@@ -45,6 +45,9 @@ overlaid; --md prints the tables as Markdown.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDestinations(destination{flag: "output", path: htmlPath}); err != nil {
+				return err
+			}
 			bounds := make([]report.FailOn, 0, len(failOn))
 			for _, expr := range failOn {
 				f, err := report.ParseFailOn(expr)

@@ -322,6 +322,9 @@ func (f *findMaxFlags) builder(req surge.Request, model search.Model, changed fu
 // capacity table, writes the result and turns the verdict into an exit
 // code.
 func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) error {
+	if err := checkDestinations(destination{flag: "out", path: out}); err != nil {
+		return err
+	}
 	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
 	defer release()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()

@@ -25,6 +25,9 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
   surge merge part-0.json part-1.json part-2.json part-3.json -o merged.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDestinations(destination{flag: "out", path: out}, destination{flag: "report", path: reportPath}); err != nil {
+				return err
+			}
 			parts := make([]*metrics.Result, len(args))
 			for i, path := range args {
 				r, err := metrics.ReadFile(path)

@@ -32,6 +32,9 @@ request or a blog post. All of them show the same numbers as the summary.`,
   surge report result.json --md >> summary.md`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDestinations(destination{flag: "output", path: htmlPath}, destination{flag: "csv", path: csvDir, dir: true}); err != nil {
+				return err
+			}
 			res, err := metrics.ReadFile(args[0])
 			if err != nil {
 				return invalid("%v", err)

@@ -233,6 +233,9 @@ func trimPkg(err error) error {
 // executeTo runs plan, placed as place says, with signal handling and
 // progress, then shows and writes the result (see show).
 func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, out, reportPath string, quiet bool) error {
+	if err := checkDestinations(destination{flag: "out", path: out}, destination{flag: "report", path: reportPath}); err != nil {
+		return err
+	}
 	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
 	defer release()
 	opts.Segment, opts.StartAt = place.segment, place.startAt

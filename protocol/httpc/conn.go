@@ -28,13 +28,34 @@ type countingConn struct {
 	// lastWrite is the stamp of the start of the latest Write. A stamp
 	// taken before the write cannot come late; see exchange.timing.
 	lastWrite atomic.Int64
+	// lastSent is the stamp of the start of the latest Write that put
+	// bytes on the wire.
+	lastSent atomic.Int64
+
+	failure atomic.Pointer[error] // the first failed read, if any
+	refused atomic.Pointer[error] // set: every further write fails with it
 }
 
 func (c *countingConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.bytes.in.Add(int64(n))
+	if err != nil {
+		c.failure.CompareAndSwap(nil, &err)
+	}
 	return n, err
 }
+
+// readFailure returns the error of the first failed read, or nil.
+func (c *countingConn) readFailure() error {
+	if p := c.failure.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// refuse makes every further write fail with err without writing: the
+// connection can no longer carry a request.
+func (c *countingConn) refuse(err error) { c.refused.CompareAndSwap(nil, &err) }
 
 // Write counts p before writing it, and takes back what was not written.
 // Counting afterwards would be too late: the peer can receive the bytes,
@@ -43,11 +64,18 @@ func (c *countingConn) Read(p []byte) (int, error) {
 // from the exchange's count. Only a failed write takes bytes back, which
 // can land in a later exchange's count (see client.Do).
 func (c *countingConn) Write(p []byte) (int, error) {
-	c.lastWrite.Store(stamp(c.epoch))
+	if e := c.refused.Load(); e != nil {
+		return 0, *e
+	}
+	now := stamp(c.epoch)
+	c.lastWrite.Store(now)
 	c.bytes.out.Add(int64(len(p)))
 	n, err := c.Conn.Write(p)
 	if n < len(p) {
 		c.bytes.out.Add(int64(n - len(p)))
+	}
+	if n > 0 {
+		c.lastSent.Store(now)
 	}
 	return n, err
 }

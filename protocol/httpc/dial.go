@@ -85,6 +85,9 @@ func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, e
 func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn, context.Context, error) {
 	rec := &dialRecord{}
 	if rc, _ := ctx.Value(requestKey{}).(*requestCtx); rc != nil {
+		if err := rc.retrying(); err != nil {
+			return nil, ctx, err
+		}
 		rec.owner = rc
 		rc.lastDial.Store(rec)
 		ctx = rc

@@ -38,6 +38,17 @@
 // response with a status of 400 or more is errclass.HTTP4xx or
 // errclass.HTTP5xx with a nil Err.
 //
+// # One attempt, one sample
+//
+// A request is never re-sent by the client. net/http re-sends an idempotent
+// request whose reused connection failed, and an HTTP/2 request the server
+// refused; here the connection that would carry the second attempt is
+// refused instead, so that Do reports the first attempt's failure
+// (a NotResentError, classed by its cause: errclass.Closed for a
+// connection the server closed). Every request that reached the wire is
+// one sample. A request of which nothing was written may be retried,
+// since that is still one attempt.
+//
 // # Use
 //
 // A Transport belongs to one virtual user and serves one Do at a time; it

@@ -55,6 +55,11 @@ type exchange struct {
 type requestCtx struct {
 	context.Context
 	lastDial atomic.Pointer[dialRecord] // the latest dial started for the request
+
+	// The connection the request got, and the stamp of when it got it:
+	// a second connection for the same request is net/http retrying it.
+	conn   atomic.Pointer[countingConn]
+	connAt atomic.Int64
 }
 
 // Value returns the requestCtx itself for requestKey, so dials find it.
@@ -135,6 +140,16 @@ func (ex *exchange) withContext(parent context.Context) context.Context {
 
 func (ex *exchange) gotConnHook(info httptrace.GotConnInfo) {
 	cc := asCountingConn(info.Conn)
+	if err := ex.cur.retrying(); err != nil && cc != nil {
+		// The request went out on another connection already: make this
+		// one fail its write, so that net/http gives up.
+		cc.refuse(err)
+		return
+	}
+	if cc != nil {
+		ex.cur.conn.Store(cc)
+		ex.cur.connAt.Store(ex.now())
+	}
 	var own *dialRecord
 	if cc != nil && cc.dial.owner == ex.cur {
 		own = cc.dial

@@ -76,6 +76,11 @@ func New(opts Options) *Client {
 			if conn == nil {
 				return nil, errors.New("ws: dial outside Connect")
 			}
+			if conn.nc != nil {
+				// net/http re-sending the handshake: one attempt is one
+				// operation, so the first one's failure stands.
+				return nil, errors.New("ws: the handshake's connection failed; surge does not re-send it")
+			}
 			nc, phase, err := c.dial.Dial(ctx, addr, secure, "", &conn.cnt, &conn.t)
 			conn.phase, conn.nc = phase, nc
 			return nc, err

@@ -5,9 +5,11 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/surge-load/surge/metrics"
 )
@@ -20,7 +22,13 @@ type Threshold struct {
 	Metric   string  // p50, p95, p99.9, min, mean, max, errors, rps, requests, failures, dropped
 	Op       string  // <, <=, >, >=
 	Limit    float64 // in the metric's unit: ms for latencies, a fraction for errors
-	unit     string
+	// LimitDuration is a latency limit exactly as written ("1.001s" is
+	// 1,001,000,000 ns); latencies are judged against it, not against
+	// Limit, whose float64 milliseconds are for display.
+	LimitDuration time.Duration
+	// limitRate is an error-rate limit exactly as written, as a fraction.
+	limitRate *big.Rat
+	unit      string
 }
 
 var thresholdRE = regexp.MustCompile(`^\s*(?:(.+?)\s*:\s*)?(p\d+(?:\.\d+)?|min|mean|max|errors|rps|requests|failures|dropped)\s*(<=|>=|<|>)\s*([0-9.]+)\s*([a-zµ%/]*)\s*$`)
@@ -46,20 +54,32 @@ func ParseThreshold(expr string) (Threshold, error) {
 				return Threshold{}, fmt.Errorf("threshold %q: percentile %s is not between 0 and 100", expr, t.Metric[1:])
 			}
 		}
-		scale, ok := map[string]float64{"us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1e3, "m": 60e3}[unit]
-		if !ok {
+		switch unit {
+		case "us", "µs", "ms", "s", "m":
+		default:
 			return Threshold{}, fmt.Errorf("threshold %q: give the latency a unit: us, ms, s or m (as in p95<500ms)", expr)
 		}
-		t.Limit, t.unit = v*scale, "ms"
+		// time.ParseDuration reads the decimal exactly, in integer
+		// nanoseconds: no floating-point scaling on the way.
+		d, err := time.ParseDuration(m[4] + unit)
+		if err != nil {
+			return Threshold{}, fmt.Errorf("threshold %q: %q is not a duration: %v", expr, m[4]+unit, err)
+		}
+		t.LimitDuration, t.Limit, t.unit = d, float64(d)/1e6, "ms"
 	case t.Metric == "errors":
+		rate, ok := new(big.Rat).SetString(m[4])
+		if !ok {
+			return Threshold{}, fmt.Errorf("threshold %q: %q is not a number", expr, m[4])
+		}
 		switch unit {
 		case "%":
-			t.Limit = v / 100
+			rate.Quo(rate, big.NewRat(100, 1))
 		case "":
-			t.Limit = v
 		default:
 			return Threshold{}, fmt.Errorf("threshold %q: an error rate is a percentage (errors<1%%) or a fraction (errors<0.01)", expr)
 		}
+		t.limitRate = rate
+		t.Limit, _ = rate.Float64()
 		if t.Limit > 1 {
 			return Threshold{}, fmt.Errorf("threshold %q: an error rate cannot exceed 100%%", expr)
 		}
@@ -101,29 +121,66 @@ func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
 			return out
 		}
 	}
+	if isLatency(t.Metric) {
+		return t.evalLatency(out, s)
+	}
 	actual, err := t.value(s, r.MeasuredS())
 	if err != nil {
 		out.Note = err.Error()
 		return out
 	}
 	out.Actual = actual
-	limit := t.Limit
 	if t.unit == "%" {
 		out.Actual *= 100
 	}
-	switch t.Op {
+	out.OK = compare(t.Op, actual, t.Limit)
+	if t.Metric == "errors" && t.limitRate != nil && s.Requests+s.Dropped > 0 {
+		// Judged exactly: failed/attempted against the limit as written.
+		rate := big.NewRat(s.Failures+s.Dropped, s.Requests+s.Dropped)
+		out.OK = compare(t.Op, int64(rate.Cmp(t.limitRate)), 0)
+	}
+	return out
+}
+
+// compare reports whether "a op b" holds.
+func compare[T int64 | float64](op string, a, b T) bool {
+	switch op {
 	case "<":
-		out.OK = actual < limit
+		return a < b
 	case "<=":
-		out.OK = actual <= limit
+		return a <= b
 	case ">":
-		out.OK = actual > limit
+		return a > b
 	case ">=":
-		out.OK = actual >= limit
+		return a >= b
 	}
-	if s.Requests == 0 && isLatency(t.Metric) {
-		out.OK, out.Note = false, "no requests were measured"
+	return false
+}
+
+// evalLatency judges a latency threshold in integer nanoseconds against the
+// exact limit. Min, max and mean are exact. A percentile is known only to
+// its histogram bucket (metrics.PercentileBucket): when the limit falls in
+// the same bucket as the percentile, the two are equal within the
+// histogram's precision, so <= and >= pass and < and > fail.
+func (t Threshold) evalLatency(out metrics.ThresholdResult, s *metrics.Stats) metrics.ThresholdResult {
+	if s.Requests == 0 {
+		out.Note = "no requests were measured"
+		return out
 	}
+	ms, err := t.value(s, 0)
+	if err != nil {
+		out.Note = err.Error()
+		return out
+	}
+	out.Actual = ms
+	actual, limit := metrics.NsOf(ms), int64(t.LimitDuration)
+	if t.Metric[0] == 'p' && actual != metrics.NsOf(s.Latency.Min) && actual != metrics.NsOf(s.Latency.Max) {
+		lowUs, highUs := metrics.PercentileBucket(actual / 1000)
+		if limit >= lowUs*1000 && limit < (highUs+1)*1000 {
+			actual = limit
+		}
+	}
+	out.OK = compare(t.Op, actual, limit)
 	return out
 }
 

@@ -3,6 +3,7 @@ package analysis
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/surge-load/surge/metrics"
 )
@@ -91,5 +92,34 @@ func TestEvaluate(t *testing.T) {
 	th2, _ := ParseThreshold("p99<1s")
 	if Evaluate(r, []Threshold{th1, th2}) || len(r.Thresholds) != 2 || !r.Thresholds[0].OK || r.Thresholds[1].OK {
 		t.Errorf("Evaluate: %+v", r.Thresholds)
+	}
+}
+
+// TestThresholdLimitsAreExact: limits are read as written, not scaled in
+// floating point, so a value equal to the limit is judged on the right side.
+func TestThresholdLimitsAreExact(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want time.Duration
+	}{{"max<=1.001s", 1001 * time.Millisecond}, {"p99<=201087us", 201087 * time.Microsecond}, {"min>=0.000000001s", 1}, {"max<1.5m", 90 * time.Second}} {
+		th, err := ParseThreshold(c.expr)
+		if err != nil || th.LimitDuration != c.want {
+			t.Errorf("%s: limit %v (%v), want %v", c.expr, th.LimitDuration, err, c.want)
+		}
+	}
+	r := &metrics.Result{Run: metrics.Run{DurationS: 1}, Totals: metrics.Stats{Requests: 1000, Failures: 11,
+		Latency: metrics.Percentiles{Min: 1001, Mean: 1001, P50: 1001, P90: 1001, P95: 1001, P99: 1001, P999: 1001, Max: 1001}}}
+	for _, c := range []struct {
+		expr string
+		ok   bool
+	}{{"max<=1.001s", true}, {"max<1.001s", false}, {"min>=1001000us", true}, {"mean<=1.001s", true}, {"p99<=1.001s", true},
+		{"errors<=1.1%", true}, {"errors>=1.1%", true}, {"errors<1.1%", false}, {"errors<=0.011", true}} {
+		th, err := ParseThreshold(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := th.Eval(r); v.OK != c.ok {
+			t.Errorf("%s: ok=%v, want %v (%+v)", c.expr, v.OK, c.ok, v)
+		}
 	}
 }

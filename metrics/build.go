@@ -63,8 +63,8 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 		Dropped:              dropped,
 		BytesIn:              st.bytesIn,
 		BytesOut:             st.bytesOut,
-		Latency:              percentilesOf(st.latency, st.latMinUs, st.latMaxUs),
-		ServiceTime:          percentilesOf(st.service, st.svcMinUs, st.svcMaxUs),
+		Latency:              percentilesOfCounts(st.latency, &st.counts),
+		ServiceTime:          percentilesExact(st.service, st.svcMinNs, st.svcMaxNs, 0),
 		Statuses:             map[string]int64{},
 		Errors:               map[string]int64{},
 		LatencyHistogram:     encodeHist(st.latency),
@@ -145,7 +145,7 @@ func generatorOf(series []Point, lag *stats) Generator {
 		g.CPUPercentMean = cpuSum / spanSum
 	}
 	if n := lag.latency.TotalCount(); n > 0 {
-		g.Lag = percentilesOf(lag.latency, 0, lag.latMaxUs)
+		g.Lag = percentilesExact(lag.latency, 0, lag.latMaxNs, 0)
 		g.Lag.Min = msOf(lag.latency.Min())
 		g.LagHistogram = encodeHist(lag.latency)
 	}

@@ -51,22 +51,27 @@ func (e *errCounts) addMessage(msg string, n int64, group bool) {
 type counts struct {
 	requests, failures int64
 	bytesIn, bytesOut  int64
-	latMinUs, latMaxUs int64 // meaningful only when requests > 0
-	svcMinUs, svcMaxUs int64
+	// The exact extremes and the sum of latencies, in nanoseconds, kept
+	// outside the histograms (which know values only to within their
+	// precision); meaningful only when requests > 0.
+	latMinNs, latMaxNs int64
+	svcMinNs, svcMaxNs int64
+	latSumNs           int64
 	phaseSumUs         [numPhases]int64
 	phaseMaxUs         [numPhases]int64
 	statuses           map[int]int64
 	errors             map[errclass.Class]*errCounts
 }
 
-// add counts one sample whose latency and service time are latUs and svcUs.
-func (c *counts) add(s *Sample, latUs, svcUs int64) {
+// add counts one sample whose latency and service time are latNs and svcNs.
+func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	if c.requests == 0 {
-		c.latMinUs, c.latMaxUs, c.svcMinUs, c.svcMaxUs = latUs, latUs, svcUs, svcUs
+		c.latMinNs, c.latMaxNs, c.svcMinNs, c.svcMaxNs = latNs, latNs, svcNs, svcNs
 	} else {
-		c.latMinUs, c.latMaxUs = min(c.latMinUs, latUs), max(c.latMaxUs, latUs)
-		c.svcMinUs, c.svcMaxUs = min(c.svcMinUs, svcUs), max(c.svcMaxUs, svcUs)
+		c.latMinNs, c.latMaxNs = min(c.latMinNs, latNs), max(c.latMaxNs, latNs)
+		c.svcMinNs, c.svcMaxNs = min(c.svcMinNs, svcNs), max(c.svcMaxNs, svcNs)
 	}
+	c.latSumNs += latNs
 	c.requests++
 	c.bytesIn += s.BytesIn
 	c.bytesOut += s.BytesOut
@@ -115,12 +120,13 @@ func (c *counts) errClass(class errclass.Class) *errCounts {
 func (c *counts) merge(o *counts) {
 	if o.requests > 0 {
 		if c.requests == 0 {
-			c.latMinUs, c.latMaxUs, c.svcMinUs, c.svcMaxUs = o.latMinUs, o.latMaxUs, o.svcMinUs, o.svcMaxUs
+			c.latMinNs, c.latMaxNs, c.svcMinNs, c.svcMaxNs = o.latMinNs, o.latMaxNs, o.svcMinNs, o.svcMaxNs
 		} else {
-			c.latMinUs, c.latMaxUs = min(c.latMinUs, o.latMinUs), max(c.latMaxUs, o.latMaxUs)
-			c.svcMinUs, c.svcMaxUs = min(c.svcMinUs, o.svcMinUs), max(c.svcMaxUs, o.svcMaxUs)
+			c.latMinNs, c.latMaxNs = min(c.latMinNs, o.latMinNs), max(c.latMaxNs, o.latMaxNs)
+			c.svcMinNs, c.svcMaxNs = min(c.svcMinNs, o.svcMinNs), max(c.svcMaxNs, o.svcMaxNs)
 		}
 	}
+	c.latSumNs += o.latSumNs
 	c.requests += o.requests
 	c.failures += o.failures
 	c.bytesIn += o.bytesIn

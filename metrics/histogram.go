@@ -3,6 +3,8 @@ package metrics
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
+	"math/bits"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -84,28 +86,70 @@ type Percentiles struct {
 // percentilesOf summarises h. minUs and maxUs are the exact extremes, which
 // the histogram only knows to within its precision.
 func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) Percentiles {
-	if h.TotalCount() == 0 {
+	return percentilesExact(h, minUs*1000, maxUs*1000, 0)
+}
+
+// percentilesOfCounts summarises h, the histogram of the operations counted
+// in c, with c's exact extremes and mean.
+func percentilesOfCounts(h *hdr.Histogram, c *counts) Percentiles {
+	return percentilesExact(h, c.latMinNs, c.latMaxNs, c.latSumNs)
+}
+
+// percentilesExact summarises h. minNs and maxNs are the exact extremes, in
+// nanoseconds, which the histogram only knows to within its precision; a
+// percentile is the upper end of its histogram bucket (see PercentileBucket)
+// clamped to them. sumNs, if not zero, is the exact sum of the values, so the
+// mean is exact too; otherwise the mean comes from the histogram.
+func percentilesExact(h *hdr.Histogram, minNs, maxNs, sumNs int64) Percentiles {
+	n := h.TotalCount()
+	if n == 0 {
 		return Percentiles{}
 	}
 	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
-	clamp := func(us int64) float64 { return msOf(min(max(us, minUs), maxUs)) }
-	return Percentiles{
-		Min:  msOf(minUs),
+	clamp := func(us int64) float64 { return msOfNs(min(max(us*1000, minNs), maxNs)) }
+	p := Percentiles{
+		Min:  msOfNs(minNs),
 		Mean: h.Mean() / 1000,
 		P50:  clamp(q[0]),
 		P90:  clamp(q[1]),
 		P95:  clamp(q[2]),
 		P99:  clamp(q[3]),
 		P999: clamp(q[4]),
-		Max:  msOf(maxUs),
+		Max:  msOfNs(maxNs),
 	}
+	if sumNs != 0 {
+		p.Mean = float64(sumNs) / float64(n) / 1e6
+	}
+	return p
 }
 
 // msOf converts microseconds to milliseconds.
 func msOf(us int64) float64 { return float64(us) / 1000 }
 
+// msOfNs converts nanoseconds to milliseconds.
+func msOfNs(ns int64) float64 { return float64(ns) / 1e6 }
+
 // usOf converts milliseconds, as written in a result, back to microseconds.
-func usOf(ms float64) int64 { return int64(ms*1000 + 0.5) }
+func usOf(ms float64) int64 { return int64(math.Round(ms * 1000)) }
+
+// NsOf converts milliseconds, as written in a result, back to the whole
+// nanoseconds they were made from: every duration up to the histograms'
+// hour converts both ways exactly.
+func NsOf(ms float64) int64 { return int64(math.Round(ms * 1e6)) }
+
+// PercentileBucket returns the range of microsecond values, lowUs to highUs
+// inclusive, that the result's histograms cannot tell apart from us: a
+// percentile read from a histogram is the highest value of its bucket, and
+// the true value lies somewhere in the bucket. Buckets are 1 µs wide up to
+// 2,048 µs and never wider than 1/1,024 of their values above.
+func PercentileBucket(us int64) (lowUs, highUs int64) {
+	if us < 2048 {
+		return us, us
+	}
+	width := int64(1) << (bits.Len64(uint64(us)) - 11)
+	low := us &^ (width - 1)
+	return low, low + width - 1
+}
 
 // LatencyPercentile returns percentile p (0 < p ≤ 100) of s's latency in
 // milliseconds, read from its histogram.
@@ -117,6 +161,6 @@ func LatencyPercentile(s *Stats, p float64) (float64, error) {
 	if h.TotalCount() == 0 {
 		return 0, nil
 	}
-	us := min(max(h.ValueAtPercentile(p), usOf(s.Latency.Min)), usOf(s.Latency.Max))
-	return msOf(us), nil
+	ns := min(max(h.ValueAtPercentile(p)*1000, NsOf(s.Latency.Min)), NsOf(s.Latency.Max))
+	return msOfNs(ns), nil
 }

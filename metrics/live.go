@@ -80,7 +80,7 @@ func (w *liveWindow) snapshot(start, now time.Time, last *Point) Live {
 		l.RPS = float64(sum.requests) / span
 	}
 	if sum.requests > 0 {
-		p := percentilesOf(sum.latency, sum.latMinUs, sum.latMaxUs)
+		p := percentilesOfCounts(sum.latency, &sum.counts)
 		l.P50Ms, l.P95Ms, l.P99Ms = p.P50, p.P95, p.P99
 	}
 	if n := sum.requests + dropped; n > 0 {

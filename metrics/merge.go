@@ -70,7 +70,7 @@ func Merge(parts ...*Result) (*Result, error) {
 		}
 		if h, err := decodeHist(p.Generator.LagHistogram); err == nil {
 			lag.latency.Merge(h)
-			lag.latMaxUs = max(lag.latMaxUs, usOf(p.Generator.Lag.Max))
+			lag.latMaxNs = max(lag.latMaxNs, NsOf(p.Generator.Lag.Max))
 		}
 		for _, w := range p.Generator.Warnings {
 			out.Generator.Warnings = append(out.Generator.Warnings, fmt.Sprintf("segment %d: %s", p.Run.Segment.Index, w))
@@ -127,8 +127,9 @@ func fromStats(s *Stats) (*stats, error) {
 	}
 	st.requests, st.failures = s.Requests, s.Failures
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
-	st.latMinUs, st.latMaxUs = usOf(s.Latency.Min), usOf(s.Latency.Max)
-	st.svcMinUs, st.svcMaxUs = usOf(s.ServiceTime.Min), usOf(s.ServiceTime.Max)
+	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
+	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)
+	st.latSumNs = int64(math.Round(s.Latency.Mean * 1e6 * float64(s.Requests)))
 	for i, p := range s.Timing.phases() {
 		st.phaseSumUs[i], st.phaseMaxUs[i] = p.SumUs, usOf(p.Max)
 	}
@@ -189,7 +190,7 @@ func mergeSeries(parts []*Result) ([]Point, error) {
 				return nil, fmt.Errorf("merge: part %d, series at %gs: %w", i+1, q.T, err)
 			}
 			if q.Requests > 0 {
-				c := counts{requests: q.Requests, latMinUs: usOf(q.Latency.Min), latMaxUs: usOf(q.Latency.Max)}
+				c := counts{requests: q.Requests, latMinNs: NsOf(q.Latency.Min), latMaxNs: NsOf(q.Latency.Max), latSumNs: int64(math.Round(q.Latency.Mean * 1e6 * float64(q.Requests)))}
 				s.all.counts.merge(&c)
 				s.all.latency.Merge(h)
 			}
@@ -225,7 +226,7 @@ func mergeSeries(parts []*Result) ([]Point, error) {
 			continue
 		}
 		s.p.Requests = s.all.requests
-		s.p.Latency = percentilesOf(s.all.latency, s.all.latMinUs, s.all.latMaxUs)
+		s.p.Latency = percentilesOfCounts(s.all.latency, &s.all.counts)
 		s.p.LatencyHistogram = encodeHist(s.all.latency)
 		if s.p.DurationS > 0 {
 			s.p.RPS = float64(s.p.Requests) / s.p.DurationS

@@ -190,7 +190,7 @@ func (r *Recorder) fold(end time.Time) {
 	r.dropped += iv.dropped
 	r.lag.latency.Merge(iv.lag)
 	if iv.lag.TotalCount() > 0 {
-		r.lag.latMaxUs = max(r.lag.latMaxUs, iv.lagMaxUs)
+		r.lag.latMaxNs = max(r.lag.latMaxNs, iv.lagMaxUs*1000)
 		r.lag.requests += iv.lag.TotalCount()
 	}
 
@@ -203,7 +203,7 @@ func (r *Recorder) fold(end time.Time) {
 		Failures:  all.failures,
 		Dropped:   iv.dropped + iv.warmDropped,
 		Errors:    errorCounts(&all.counts),
-		Latency:   percentilesOf(all.latency, all.latMinUs, all.latMaxUs),
+		Latency:   percentilesOfCounts(all.latency, &all.counts),
 	}
 	if span > 0 {
 		p.RPS = float64(all.requests) / span.Seconds()

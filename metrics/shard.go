@@ -36,7 +36,8 @@ type shardEndpoint struct {
 
 // Record adds one operation's measurement.
 func (s *Shard) Record(smp *Sample) {
-	latUs, svcUs := micros(smp.Latency()), micros(smp.ServiceTime())
+	lat, svc := max(smp.Latency(), 0), max(smp.ServiceTime(), 0)
+	latUs, svcUs := micros(lat), micros(svc)
 	intended := smp.Intended
 	if intended.IsZero() {
 		intended = smp.Start
@@ -47,7 +48,7 @@ func (s *Shard) Record(smp *Sample) {
 		eps = &s.warm
 	}
 	ep := endpointIn(eps, smp.Endpoint)
-	ep.add(smp, latUs, svcUs)
+	ep.add(smp, int64(lat), int64(svc))
 	_ = ep.latency.RecordValue(latUs)
 	_ = ep.service.RecordValue(svcUs)
 	s.mu.Unlock()

@@ -35,7 +35,8 @@ type Capacity struct {
 }
 
 // A CapacityStep is one level held for a step. Every figure is of its
-// judged window: the operations meant to start after the warm-up.
+// judged window: the operations meant to start after the warm-up, except
+// the throughput, which is what completed inside the window.
 type CapacityStep struct {
 	Level  float64 `json:"level"`   // users, or arrivals per second
 	Phase  string  `json:"phase"`   // "step" while stepping up, "narrow" between good and bad
@@ -45,8 +46,8 @@ type CapacityStep struct {
 	Requests int64   `json:"requests"`
 	Failures int64   `json:"failures"`
 	Dropped  int64   `json:"dropped"`
-	// RPS counts the operations completed per second of the judged
-	// window, OKRPS those that succeeded.
+	// RPS counts the operations that completed inside the judged window
+	// (by the series), per second of it; OKRPS those that succeeded.
 	RPS           float64     `json:"rps"`
 	OKRPS         float64     `json:"ok_rps"`
 	Latency       Percentiles `json:"latency_ms"`

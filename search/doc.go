@@ -16,10 +16,14 @@
 // # How a step is judged
 //
 // The first Config.Warmup of every step is its warm-up: operations meant to
-// start in it are kept out of the judgement (surge.Plan.Warmup). Every
-// figure of a step, and every objective, is of the operations meant to
-// start after it: throughput is their number divided by the length of that
-// window. A step fails, for the first of these reasons that holds:
+// start in it are kept out of the judgement (surge.Plan.Warmup). The
+// objectives, percentiles and error rate of a step are of the operations
+// meant to start after it. Its throughput is what completed inside the
+// judged window, by the series (an operation counts in the second it
+// ended; the drain after the step is left out), per second of the window,
+// so an open-model step whose arrivals queue at the service is credited
+// with what the service served, not what it was offered. A step fails,
+// for the first of these reasons that holds:
 //
 //   - generator_saturated: in the judged window the generator itself was
 //     saturated (analysis.Saturation: CPU at 90% or more of its cores,

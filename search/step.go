@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/report"
 )
@@ -40,19 +39,22 @@ func (s *searcher) runStep(ctx context.Context, level float64, phase string) (*t
 	if res.Warmup != nil {
 		warmupS = res.Warmup.DurationS
 	}
-	judgedS := res.Run.DurationS - warmupS
+	// Run has judged the objectives over the operations meant to start
+	// after the warm-up, with rates per second of that window
+	// (Result.MeasuredS): the warm-up is subtracted once, there.
+	judgedS := res.MeasuredS()
+	var windowS float64
+	var completed, succeeded int64
 	for _, p := range res.Series {
-		// An interval is judged if most of it is after the warm-up.
-		if p.T+p.DurationS/2 >= warmupS && p.T < res.Run.DurationS {
+		// An interval is judged if most of it is after the warm-up and
+		// before the load stopped; the drain after it is not.
+		if p.T+p.DurationS/2 >= warmupS && p.T+p.DurationS/2 < res.Run.DurationS {
 			t.judged = append(t.judged, p)
+			windowS += p.DurationS
+			completed += p.Requests
+			succeeded += p.Requests - p.Failures
 		}
 	}
-	// The objectives are judged over the window after the warm-up, which
-	// the totals already hold; rates must be per second of that window.
-	judgedRes := *res
-	judgedRes.Run.DurationS = judgedS
-	analysis.Evaluate(&judgedRes, c.Objectives)
-	res.Thresholds = judgedRes.Thresholds
 
 	tot := &res.Totals
 	st := metrics.CapacityStep{
@@ -66,7 +68,16 @@ func (s *searcher) runStep(ctx context.Context, level float64, phase string) (*t
 		Latency:   tot.Latency,
 		ErrorRate: tot.ErrorRate,
 	}
-	if judgedS > 0 {
+	// Throughput is what the service completed inside the judged window,
+	// by the series (each operation counted in the second it ended), not
+	// what was offered: in the open model an overloaded service's queue
+	// finishes the window's arrivals only after the window, and counting
+	// them would credit the service with a load it never served.
+	switch {
+	case windowS > 0:
+		st.RPS = float64(completed) / windowS
+		st.OKRPS = float64(succeeded) / windowS
+	case judgedS > 0:
 		st.RPS = float64(tot.Requests) / judgedS
 		st.OKRPS = float64(tot.Requests-tot.Failures) / judgedS
 	}

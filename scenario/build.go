@@ -56,7 +56,7 @@ func (p *program) users(cs *compiled) func(rec *metrics.Recorder) executor.NewUs
 	return func(rec *metrics.Recorder) executor.NewUser {
 		ids, script := p.endpointIDs(rec)
 		return func(id int) executor.User {
-			u := p.newUser(id, rec.Shard(id), ids, script)
+			u := p.newUser(cs.index, id, rec.Shard(id), ids, script)
 			u.sc = cs
 			for _, v := range cs.vars {
 				if _, ok := u.env[v]; !ok {
@@ -71,8 +71,9 @@ func (p *program) users(cs *compiled) func(rec *metrics.Recorder) executor.NewUs
 	}
 }
 
-// newUser makes a virtual user with the variables every user starts with.
-func (p *program) newUser(id int, shard *metrics.Shard, ids []metrics.EndpointID, script metrics.EndpointID) *vuser {
+// newUser makes virtual user id of scenario sc (-1 for the setup) with the
+// variables every user starts with.
+func (p *program) newUser(sc, id int, shard *metrics.Shard, ids []metrics.EndpointID, script metrics.EndpointID) *vuser {
 	env := make(map[string]any, len(p.vars)+len(p.globals)+len(p.pools)+len(p.sources)+8)
 	for k, v := range p.vars {
 		env[k] = v
@@ -88,12 +89,15 @@ func (p *program) newUser(id int, shard *metrics.Shard, ids []metrics.EndpointID
 	}
 	env[nameUser] = id
 	env[nameIter] = 0
+	rng := newRand(p.seed, sc, id)
+	env[rngName] = rng
 	var jar *cookieJar
 	if p.cookies {
 		jar = newCookieJar()
 	}
 	return &vuser{
 		jar:       jar,
+		rng:       rng,
 		evaluator: evaluator{env: env},
 		p:         p,
 		id:        id,
@@ -120,7 +124,7 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) error {
 		return nil
 	}
 	ids, script := p.endpointIDs(rec)
-	u := p.newUser(-1, rec.Shard(0), ids, script)
+	u := p.newUser(-1, -1, rec.Shard(0), ids, script)
 	defer u.tr.Close()
 	for _, v := range p.captured {
 		u.env[v] = nil
@@ -138,8 +142,7 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) error {
 }
 
 // pick returns the task of cs to run, by weight.
-func (cs *compiled) pick() int {
+func (cs *compiled) pick(r *rand.Rand) int {
 	total := cs.cumWeights[len(cs.cumWeights)-1]
-	r := rand.IntN(total)
-	return sort.SearchInts(cs.cumWeights, r+1)
+	return sort.SearchInts(cs.cumWeights, r.IntN(total)+1)
 }

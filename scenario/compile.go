@@ -55,6 +55,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		p: &program{
 			http:    opts.HTTP,
 			cookies: !spec.Defaults.NoCookies,
+			seed:    opts.seed(),
 			vars:    map[string]any{},
 			pools:   map[string]*Pool{},
 			initial: map[string][]any{},
@@ -93,6 +94,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		seen[sc.Name] = true
 		cs := c.compileScenario(sc, path, base, scale)
 		if cs != nil && selected[sc.Name] {
+			cs.index = i
 			c.p.scenarios = append(c.p.scenarios, cs)
 		}
 	}
@@ -199,7 +201,7 @@ func (c *compiler) declareName(path, name, kind string) bool {
 // declare checks and compiles the vars, pools and data sources.
 func (c *compiler) declare(spec *Spec) {
 	empty := &scope{types: types.Map{}}
-	var ev evaluator
+	ev := evaluator{env: map[string]any{rngName: newRand(c.p.seed, -2, 0)}}
 	for _, name := range slices.Sorted(maps.Keys(spec.Vars)) {
 		path := "vars." + name
 		if !c.declareName(path, name, "variable") {

@@ -24,14 +24,14 @@ type source struct {
 }
 
 // pick returns an item as the source's order says.
-func (s *source) pick() any {
+func (s *source) pick(r *rand.Rand) any {
 	switch {
 	case s.fixed >= 0:
 		return s.at(s.fixed)
 	case s.order == Sequential:
 		return s.at(int((s.next.Add(1) - 1) % uint64(s.n)))
 	}
-	return s.at(rand.IntN(s.n))
+	return s.at(r.IntN(s.n))
 }
 
 // forUser returns the view of a unique source that user id of a scenario

@@ -55,5 +55,6 @@ func describe(spec *Spec, target string, p *program) map[string]any {
 		"warmup":     spec.Warmup.String(),
 		"scenarios":  scenarios,
 		"thresholds": spec.Thresholds,
+		"seed":       p.seed,
 	}
 }

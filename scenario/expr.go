@@ -121,17 +121,15 @@ func (f *funcs) compileExpr(src string, sc *scope) (*expression, error) {
 	if problem != nil {
 		return nil, problem
 	}
-	env := sc.types
-	if len(x.slots) > 0 {
-		env = make(types.Map, len(sc.types)+len(x.slots))
-		for k, v := range sc.types {
-			env[k] = v
-		}
-		for _, s := range x.slots {
-			env[slotPrefix+s] = types.Any
-		}
+	env := make(types.Map, len(sc.types)+len(x.slots)+1)
+	for k, v := range sc.types {
+		env[k] = v
 	}
-	opts := append([]expr.Option{expr.Env(env)}, f.options...)
+	for _, s := range x.slots {
+		env[slotPrefix+s] = types.Any
+	}
+	env[rngName] = rngType
+	opts := append([]expr.Option{expr.Env(env), expr.Patch(rngArg{})}, f.options...)
 	if sc.response {
 		opts = append(opts, expr.Patch(jsonPaths{}))
 	}

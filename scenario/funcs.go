@@ -18,7 +18,8 @@ import (
 
 // functionNames are the functions surge adds to the expression language;
 // now and the other builtins of expr-lang come with it.
-var functionNames = []string{"pick", "len", "randInt", "randFloat", "uuid", "seq", "env", "regex"}
+var functionNames = []string{"pick", "len", "randInt", "randFloat", "uuid", "seq", "env", "regex",
+	"normal", "lognormal", "exponential", "zipf", "pickw"}
 
 // funcs are the functions of one plan's expressions, with the state they
 // share: the seq counter, the environment values and the compiled regular
@@ -35,10 +36,15 @@ func newFuncs(env map[string]string) *funcs {
 	f.options = []expr.Option{
 		expr.DisableBuiltin("len"),
 		expr.Function("len", fnLen, new(func(any) int)),
-		expr.Function("pick", fnPick, new(func(any) any)),
-		expr.Function("randInt", fnRandInt, new(func(int, int) int)),
-		expr.Function("randFloat", fnRandFloat, new(func(float64, float64) float64)),
-		expr.Function("uuid", fnUUID, new(func() string)),
+		expr.Function("pick", fnPick, new(func(*rand.Rand, any) any)),
+		expr.Function("randInt", fnRandInt, new(func(*rand.Rand, int, int) int)),
+		expr.Function("randFloat", fnRandFloat, new(func(*rand.Rand, float64, float64) float64)),
+		expr.Function("uuid", fnUUID, new(func(*rand.Rand) string)),
+		expr.Function("normal", fnNormal, new(func(*rand.Rand, float64, float64) float64)),
+		expr.Function("lognormal", fnLognormal, new(func(*rand.Rand, float64, float64) float64)),
+		expr.Function("exponential", fnExponential, new(func(*rand.Rand, float64) float64)),
+		expr.Function("zipf", fnZipf, new(func(*rand.Rand, int, float64) int)),
+		expr.Function("pickw", fnPickw, new(func(*rand.Rand, any, any) any)),
 		expr.Function("seq", func(...any) (any, error) { return int(f.seq.Add(1)), nil }, new(func() int)),
 		expr.Function("env", f.fnEnv, new(func(string) string), new(func(string, string) string)),
 		expr.Function("regex", f.fnRegex, new(func(string, string) any)),
@@ -64,6 +70,9 @@ func (f *funcs) checkCall(src string, call *ast.CallNode) *exprError {
 		return nil
 	}
 	at := func(n ast.Node) int { return byteOffset(src, n.Location().From) }
+	if p := checkRandomCall(id.Value, call, at); p != nil {
+		return p
+	}
 	switch id.Value {
 	case "regex":
 		if len(call.Arguments) != 2 {
@@ -127,22 +136,26 @@ func (f *funcs) fnRegex(args ...any) (any, error) {
 }
 
 func fnPick(args ...any) (any, error) {
-	switch v := args[0].(type) {
+	r, err := userRand(args)
+	if err != nil {
+		return nil, err
+	}
+	switch v := args[1].(type) {
 	case *Pool:
-		x, ok := v.Pick()
+		x, ok := v.pick(r)
 		if !ok {
 			return nil, fmt.Errorf("pool %s is empty", v.name)
 		}
 		return x, nil
 	case *source:
-		return v.pick(), nil
+		return v.pick(r), nil
 	case []any:
 		if len(v) == 0 {
 			return nil, errors.New("pick from an empty list")
 		}
-		return v[rand.IntN(len(v))], nil
+		return v[r.IntN(len(v))], nil
 	}
-	return nil, fmt.Errorf("pick takes a pool, a data source or a list, not %s", kindOf(args[0]))
+	return nil, fmt.Errorf("pick takes a pool, a data source or a list, not %s", kindOf(args[1]))
 }
 
 func fnLen(args ...any) (any, error) {
@@ -169,8 +182,12 @@ func fnLen(args ...any) (any, error) {
 }
 
 func fnRandInt(args ...any) (any, error) {
-	lo, err1 := toInt(args[0])
-	hi, err2 := toInt(args[1])
+	r, err := userRand(args)
+	if err != nil {
+		return nil, err
+	}
+	lo, err1 := toInt(args[1])
+	hi, err2 := toInt(args[2])
 	if err := errors.Join(err1, err2); err != nil {
 		return nil, fmt.Errorf("randInt: %w", err)
 	}
@@ -179,24 +196,32 @@ func fnRandInt(args ...any) (any, error) {
 	}
 	span := uint64(hi-lo) + 1
 	if span == 0 { // the whole int range
-		return int(rand.Uint64()), nil
+		return int(r.Uint64()), nil
 	}
-	return lo + int(rand.Uint64N(span)), nil
+	return lo + int(r.Uint64N(span)), nil
 }
 
 func fnRandFloat(args ...any) (any, error) {
-	lo, ok1 := number(args[0])
-	hi, ok2 := number(args[1])
-	if !ok1 || !ok2 || math.IsNaN(lo) || math.IsNaN(hi) || hi < lo {
-		return nil, fmt.Errorf("randFloat(%v, %v): want two numbers, the first not above the second", args[0], args[1])
+	r, err := userRand(args)
+	if err != nil {
+		return nil, err
 	}
-	return lo + rand.Float64()*(hi-lo), nil
+	lo, ok1 := number(args[1])
+	hi, ok2 := number(args[2])
+	if !ok1 || !ok2 || math.IsNaN(lo) || math.IsNaN(hi) || hi < lo {
+		return nil, fmt.Errorf("randFloat(%v, %v): want two numbers, the first not above the second", args[1], args[2])
+	}
+	return lo + r.Float64()*(hi-lo), nil
 }
 
 // fnUUID returns a random (version 4) UUID.
-func fnUUID(...any) (any, error) {
+func fnUUID(args ...any) (any, error) {
+	r, err := userRand(args)
+	if err != nil {
+		return nil, err
+	}
 	var b [16]byte
-	a, c := rand.Uint64(), rand.Uint64()
+	a, c := r.Uint64(), r.Uint64()
 	for i := range 8 {
 		b[i], b[8+i] = byte(a>>(8*i)), byte(c>>(8*i))
 	}

@@ -112,14 +112,6 @@ func (p Pause) random(r *rand.Rand) time.Duration {
 	return p.Min + time.Duration(r.Int64N(int64(p.Max-p.Min)+1))
 }
 
-// length returns a length of the pause, drawn from the global generator.
-func (p Pause) length() time.Duration {
-	if p.Max <= p.Min {
-		return p.Min
-	}
-	return p.Min + time.Duration(rand.Int64N(int64(p.Max-p.Min)+1))
-}
-
 // modelName names a load model for messages.
 func modelName(load executor.Load) string {
 	switch load.(type) {

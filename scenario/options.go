@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,9 +42,26 @@ type Options struct {
 	Dir string
 	FS  fs.FS
 
+	// Seed seeds every random draw of the run: pick, randInt, randFloat,
+	// uuid, normal, lognormal, exponential, zipf, pickw, the choice of
+	// tasks and the length of sleeps. Each virtual user draws from a
+	// generator of its own, seeded from Seed, its scenario and its id, so a
+	// run with the same Seed draws the same values for each user. Zero
+	// means a seed picked at random; the plan records the seed used
+	// (Plan.Spec's "seed").
+	Seed uint64
+
 	// HTTP configures every virtual user's HTTP client; Defaults.Timeout,
 	// when set, replaces its Timeout.
 	HTTP httpc.Options
+}
+
+// seed returns the seed of the run: o.Seed, or a random one.
+func (o *Options) seed() uint64 {
+	if o.Seed != 0 {
+		return o.Seed
+	}
+	return 1 + rand.Uint64N(1<<53-1) // never 0, and exact in any JSON reader
 }
 
 // readFile reads a data file as the options say.

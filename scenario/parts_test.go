@@ -18,7 +18,7 @@ func testScope() *scope {
 
 func TestTemplates(t *testing.T) {
 	f := newFuncs(nil)
-	e := &evaluator{env: map[string]any{"id": 42, "name": "a b/c", "n": 2.5, "folders": newPool("folders", []any{7})}}
+	e := &evaluator{env: map[string]any{"id": 42, "name": "a b/c", "n": 2.5, "folders": newPool("folders", []any{7}), rngName: newRand(1, 0, 0)}}
 	cases := []struct{ src, want string }{
 		{"plain", "plain"},
 		{"/f/{{ id }}", "/f/42"},
@@ -138,14 +138,14 @@ func TestDataSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b, c := csv.pick(), csv.pick(), csv.pick(); a.(map[string]any)["email"] != "a@x" || b.(map[string]any)["password"] != "2" || c.(map[string]any)["email"] != "a@x" {
+	if a, b, c := csv.pick(nil), csv.pick(nil), csv.pick(nil); a.(map[string]any)["email"] != "a@x" || b.(map[string]any)["password"] != "2" || c.(map[string]any)["email"] != "a@x" {
 		t.Errorf("csv rows %v %v %v", a, b, c)
 	}
 	jl, err := compileData("j", Data{JSONL: "a.jsonl", Order: Unique}, read)
 	if err != nil || jl.n != 3 {
 		t.Fatalf("jsonl: %v, %d items", err, jl.n)
 	}
-	if v := jl.forUser(1, 1).pick(); v != "three" {
+	if v := jl.forUser(1, 1).pick(nil); v != "three" {
 		t.Errorf("user 1 at offset 1 got %v", v)
 	}
 	r, err := compileData("r", Data{Range: &Range{From: 10, To: 20, Step: 5, Format: "f_%d"}}, read)
@@ -187,7 +187,7 @@ func TestLoadOverrides(t *testing.T) {
 
 func TestFunctions(t *testing.T) {
 	f := newFuncs(map[string]string{"NAME": "v"})
-	e := &evaluator{env: map[string]any{}}
+	e := &evaluator{env: map[string]any{rngName: newRand(1, 0, 0)}}
 	for src, check := range map[string]func(any) bool{
 		`env("NAME")`:                  func(v any) bool { return v == "v" },
 		`env("NOPE_X", "d")`:           func(v any) bool { return v == "d" },

@@ -65,6 +65,16 @@ func (p *Pool) Pick() (v any, ok bool) {
 	return p.items[rand.IntN(len(p.items))], true
 }
 
+// pick is Pick drawing from r.
+func (p *Pool) pick(r *rand.Rand) (v any, ok bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if len(p.items) == 0 {
+		return nil, false
+	}
+	return p.items[r.IntN(len(p.items))], true
+}
+
 // Values returns a copy of the pool's values.
 func (p *Pool) Values() []any {
 	p.mu.RLock()

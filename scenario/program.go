@@ -12,7 +12,8 @@ import (
 // templates and expressions compiled.
 type program struct {
 	http      httpc.Options
-	cookies   bool // each user has a cookie jar
+	cookies   bool   // each user has a cookie jar
+	seed      uint64 // of every random draw
 	funcs     *funcs
 	vars      map[string]any // evaluated
 	pools     map[string]*Pool
@@ -29,6 +30,7 @@ type program struct {
 // A compiled scenario.
 type compiled struct {
 	name       string
+	index      int // in Spec.Scenarios: with the seed, it seeds its users' draws
 	load       executor.Load
 	startAfter time.Duration
 	onStart    []*step

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/surge-load/surge/errclass"
@@ -23,6 +24,7 @@ type vuser struct {
 	shard  *metrics.Shard
 	tr     httpc.Transport
 	jar    *cookieJar // nil without cookies
+	rng    *rand.Rand // every random draw of the user's
 
 	req      httpc.Request // reused for every request
 	urlBuf   []byte
@@ -49,7 +51,7 @@ func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {
 		u.started = true
 	}
 	if len(u.sc.tasks) > 0 {
-		i := u.sc.pick()
+		i := u.sc.pick(u.rng)
 		if testHookTask != nil {
 			testHookTask(u.sc.name, i)
 		}
@@ -88,7 +90,7 @@ func (u *vuser) step(ctx context.Context, s *step) bool {
 		return u.request(ctx, s)
 	case kindSleep:
 		u.intended = time.Time{} // the next request counts from its own start
-		_, ok := executor.Pause(ctx, s.sleep.length())
+		_, ok := executor.Pause(ctx, s.sleep.random(u.rng))
 		return ok
 	case kindGroup:
 		return u.group(ctx, s)

@@ -19,6 +19,7 @@ type fileFlags struct {
 	target    string
 	scenarios []string
 	env       []string
+	seed      uint64
 }
 
 // register defines the scenario file flags on fs.
@@ -26,6 +27,7 @@ func (f *fileFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.target, "target", "", "scenario file: the base URL, replacing the file's target")
 	fs.StringArrayVar(&f.scenarios, "scenario", nil, "scenario file: run only this scenario (repeatable)")
 	fs.StringArrayVar(&f.env, "env", nil, "scenario file: a value for env() in the file, as NAME=VALUE (repeatable)")
+	fs.Uint64Var(&f.seed, "seed", 0, "scenario file: seed of every random draw (pick, randInt, normal, zipf, ..., tasks, sleeps), to repeat a run's values exactly; 0 picks one, recorded in the result's plan.seed")
 }
 
 // singleOnly are the flags of a single-URL run that a scenario file sets
@@ -40,7 +42,7 @@ func buildFilePlan(path string, f *runFlags, ff *fileFlags, changed func(string)
 			return nil, fmt.Errorf("--%s applies to a single-URL run; with a scenario file, set it in the file", name)
 		}
 	}
-	for _, name := range []string{"target", "scenario", "env"} {
+	for _, name := range []string{"target", "scenario", "env", "seed"} {
 		if changed(name) && path == "" {
 			return nil, fmt.Errorf("--%s applies to a scenario file: surge run FILE", name)
 		}
@@ -128,5 +130,5 @@ func (ff *fileFlags) options(rf *requestFlags) (scenario.Options, error) {
 	if err != nil {
 		return scenario.Options{}, err
 	}
-	return scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env, HTTP: http}, nil
+	return scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env, Seed: ff.seed, HTTP: http}, nil
 }

@@ -36,7 +36,20 @@ type Options struct {
 	// several machines); zero means now.
 	StartAt time.Time
 	Segment executor.Segment
+	// Checkpoint, if not nil, receives a result of the run so far about
+	// every CheckpointEvery (10 seconds if zero) while the run goes on,
+	// marked incomplete (metrics.Run.Incomplete) with the time it covers,
+	// so that a generator killed mid-run keeps all but its last seconds.
+	// It is called from a goroutine of its own, one call at a time; a slow
+	// Checkpoint delays the next checkpoint, never the load. Run returns
+	// only after the last call has returned.
+	Checkpoint      func(*metrics.Result)
+	CheckpointEvery time.Duration
 }
+
+// defaultCheckpointEvery is how often Run checkpoints when
+// Options.CheckpointEvery is zero.
+const defaultCheckpointEvery = 10 * time.Second
 
 // Run carries out the plan and returns its result, with thresholds judged.
 // A run stopped early by ctx or Abort still returns everything it measured,
@@ -86,6 +99,9 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		progressDone = func() { cancel(); wg.Wait() }
 	}
 
+	id := runID(start)
+	stopCheckpoints := p.checkpoints(rec, id, start, probe, warnings, opts)
+
 	outcomes := make([]executor.Outcome, len(p.Scenarios))
 	errs := make([]error, len(p.Scenarios))
 	var wg sync.WaitGroup
@@ -104,6 +120,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		}()
 	}
 	wg.Wait()
+	stopCheckpoints()
 	end := time.Now()
 	rec.Finish(end)
 	if progressDone != nil {
@@ -124,13 +141,6 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		interrupted = interrupted || o.Interrupted
 	}
 	res := rec.Result(stopped.Sub(start))
-	res.Tool = metrics.Tool{Name: "surge", Version: Version}
-	res.Run.ID = runID(start)
-	res.Run.Host, _ = os.Hostname()
-	res.Run.Start, res.Run.End = start, end
-	res.Run.Target = p.Target
-	res.Run.Load = describe(p)
-	res.Run.Segment = metrics.Segment{Index: opts.Segment.Index, Count: max(opts.Segment.Count, 1)}
 	res.Run.Interrupted = interrupted
 	if interrupted {
 		res.Run.StopReason = "stopped before the plan's end"
@@ -138,17 +148,64 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 			res.Run.StopReason = context.Cause(ctx).Error()
 		}
 	}
+	p.complete(res, id, end, probe, warnings, opts)
+	return res, nil
+}
+
+// complete fills in what the recorder does not know of a result (the tool,
+// the run's metadata, the plan), then judges it: the generator's health,
+// collapse and the thresholds.
+func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *health.Probe, warnings []string, opts Options) {
+	res.Tool = metrics.Tool{Name: "surge", Version: Version}
+	res.Run.ID = id
+	res.Run.Host, _ = os.Hostname()
+	res.Run.End = end
+	res.Run.Target = p.Target
+	res.Run.Load = describe(p)
+	res.Run.Segment = metrics.Segment{Index: opts.Segment.Index, Count: max(opts.Segment.Count, 1)}
 	if p.Spec != nil {
 		if b, err := json.Marshal(p.Spec); err == nil {
 			res.Plan = b
 		}
 	}
 	res.Generator.Cores = probe.Cores()
-	res.Generator.Warnings = warnings
+	res.Generator.Warnings = append([]string{}, warnings...)
 	analysis.JudgeGenerator(res)
 	res.Collapse = analysis.DetectCollapse(res)
 	analysis.Evaluate(res, p.Thresholds)
-	return res, nil
+}
+
+// checkpoints hands opts.Checkpoint a result of the run so far at every
+// checkpoint interval, until stop is called; stop returns after the last
+// call has returned.
+func (p *Plan) checkpoints(rec *metrics.Recorder, id string, start time.Time, probe *health.Probe, warnings []string, opts Options) (stop func()) {
+	if opts.Checkpoint == nil {
+		return func() {}
+	}
+	every := opts.CheckpointEvery
+	if every <= 0 {
+		every = defaultCheckpointEvery
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			res := rec.Checkpoint()
+			res.Run.StopReason = fmt.Sprintf("checkpoint: the run was still going; this covers its first %.0fs", res.Run.CoveredS)
+			p.complete(res, id, start.Add(time.Duration(res.Run.CoveredS*float64(time.Second))), probe, warnings, opts)
+			opts.Checkpoint(res)
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 func describe(p *Plan) string {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -10,14 +11,36 @@ import (
 
 // Result assembles the measurements into a result document. active is the
 // run's active load period; rates are per second of it without the warm-up
-// (Result.MeasuredS). Call it after
-// Finish; the caller fills in Tool, Run (apart from DurationS), Plan and
-// Thresholds.
+// (Result.MeasuredS). Call it after Finish; the caller fills in Tool, Run
+// (apart from DurationS), Plan and Thresholds.
 func (r *Recorder) Result(active time.Duration) *Result {
+	r.state.Lock()
+	defer r.state.Unlock()
+	return r.result(active)
+}
+
+// Checkpoint assembles, during the run, the result of the intervals
+// collected so far, marked incomplete (Run.Incomplete) with the time they
+// cover (Run.CoveredS), which is also its active period. It never waits for
+// more than one interval's fold, and the load does not wait for it.
+func (r *Recorder) Checkpoint() *Result {
+	r.state.Lock()
+	defer r.state.Unlock()
+	var covered time.Duration
+	if n := len(r.series); n > 0 {
+		last := r.series[n-1]
+		covered = time.Duration((last.T + last.DurationS) * float64(time.Second))
+	}
+	res := r.result(covered)
+	res.Run.Incomplete, res.Run.CoveredS = true, covered.Seconds()
+	return res
+}
+
+func (r *Recorder) result(active time.Duration) *Result {
 	res := &Result{
 		SchemaVersion: SchemaVersion,
 		Run:           Run{Start: r.start, DurationS: active.Seconds(), Segment: Segment{Index: 0, Count: 1}},
-		Series:        r.series,
+		Series:        slices.Clone(r.series),
 	}
 	if res.Series == nil {
 		res.Series = []Point{}

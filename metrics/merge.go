@@ -39,6 +39,14 @@ func Merge(parts ...*Result) (*Result, error) {
 		}
 		out.Run.DurationS = math.Max(out.Run.DurationS, p.Run.DurationS)
 		out.Run.Interrupted = out.Run.Interrupted || p.Run.Interrupted
+		if p.Run.Incomplete {
+			// A checkpoint among the parts: the whole covers no more than
+			// the shortest of them.
+			if !out.Run.Incomplete || p.Run.CoveredS < out.Run.CoveredS {
+				out.Run.CoveredS = p.Run.CoveredS
+			}
+			out.Run.Incomplete = true
+		}
 		dropped += p.Totals.Dropped
 		for _, e := range p.Endpoints {
 			st, err := fromStats(&e.Stats)

@@ -26,7 +26,10 @@ type Recorder struct {
 	users  atomic.Int64
 	busy   atomic.Int64
 
-	// Owned by the collector; read by Result after Finish.
+	// Owned by the collector; read by Result. state is held while the
+	// collector folds an interval and while Result reads, so that a
+	// checkpoint may be taken during the run.
+	state   sync.Mutex
 	start   time.Time
 	probe   Probe
 	iv      *interval
@@ -153,6 +156,8 @@ func (r *Recorder) collect() {
 // fold drains every shard into one interval ending at end and appends it to
 // the series and the run's aggregates.
 func (r *Recorder) fold(end time.Time) {
+	r.state.Lock()
+	defer r.state.Unlock()
 	iv := r.iv
 	iv.reset()
 	for _, s := range r.shards {

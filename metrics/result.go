@@ -72,6 +72,12 @@ type Run struct {
 	// Interrupted is true when the run stopped before its plan ended.
 	Interrupted bool   `json:"interrupted"`
 	StopReason  string `json:"stop_reason,omitempty"`
+	// Incomplete marks a checkpoint written while the run was still going:
+	// it holds the first CoveredS seconds of the run. A result that is
+	// still incomplete after the run means the generator was killed (or
+	// crashed) before it could write the final one.
+	Incomplete bool    `json:"incomplete,omitempty"`
+	CoveredS   float64 `json:"covered_s,omitempty"`
 }
 
 // Segment says which part of a split plan this result holds: Index of Count.

@@ -211,6 +211,12 @@ func runInfo(r *metrics.Result) RunInfo {
 	}
 }
 
+// incompleteNote says what a checkpoint holds, for a result whose run did
+// not write its final document.
+func incompleteNote(r *metrics.Result) string {
+	return fmt.Sprintf("Incomplete: a checkpoint of the first %.0fs; the run did not write its final result (killed or crashed?)", r.Run.CoveredS)
+}
+
 // startLayout is how the summary prints a run's start.
 const startLayout = "2006-01-02 15:04:05 MST"
 
@@ -253,6 +259,9 @@ func verdictOf(r *metrics.Result) Verdict {
 		}
 	}
 	switch {
+	case r.Run.Incomplete:
+		v.Status = "interrupted"
+		v.Headline = incompleteNote(r)
 	case r.Run.Interrupted:
 		v.Status = "interrupted"
 		v.Headline = "Interrupted: the run stopped before its plan ended"

@@ -16,7 +16,9 @@ import (
 func Markdown(w io.Writer, r *metrics.Result) {
 	fmt.Fprintf(w, "**%s %s** · `%s` · %s · started %s · %.1fs",
 		r.Tool.Name, r.Tool.Version, r.Run.Target, r.Run.Load, r.Run.Start.Format(startLayout), r.Run.DurationS)
-	if r.Run.Interrupted {
+	if r.Run.Incomplete {
+		fmt.Fprintf(w, " · **incomplete: a checkpoint of the first %.0fs**", r.Run.CoveredS)
+	} else if r.Run.Interrupted {
 		fmt.Fprint(w, " · **interrupted**")
 	}
 	fmt.Fprint(w, "\n\n")

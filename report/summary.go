@@ -20,7 +20,9 @@ import (
 func Summary(w io.Writer, r *metrics.Result) {
 	fmt.Fprintf(w, "\n%s %s · %s\n", r.Tool.Name, r.Tool.Version, r.Run.Target)
 	fmt.Fprintf(w, "%s · started %s · %.1fs", r.Run.Load, r.Run.Start.Format("2006-01-02 15:04:05 MST"), r.Run.DurationS)
-	if r.Run.Interrupted {
+	if r.Run.Incomplete {
+		fmt.Fprintf(w, " · INCOMPLETE\n%s", incompleteNote(r))
+	} else if r.Run.Interrupted {
 		fmt.Fprintf(w, " · INTERRUPTED")
 		if r.Run.StopReason != "" {
 			fmt.Fprintf(w, " (%s)", r.Run.StopReason)

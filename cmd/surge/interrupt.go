@@ -13,8 +13,8 @@ import (
 	"github.com/surge-load/surge"
 )
 
-// interruptible returns the options and context of a run that Ctrl-C and
-// SIGTERM stop: the first signal cancels ctx, the gentle stop that lets
+// interruptible returns the options and context of a run that Ctrl-C,
+// SIGTERM and SIGHUP (a closed terminal or SSH session) stop: the first signal cancels ctx, the gentle stop that lets
 // requests in flight finish within the grace period; the second closes
 // opts.Abort, which cancels them at once. Unless quiet, opts shows live
 // progress on stderr. release stops listening for the signals.
@@ -23,7 +23,7 @@ func interruptible(stderr io.Writer, quiet bool) (ctx context.Context, opts surg
 	abort := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
 	done := make(chan struct{})
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case sig := <-sigs:

@@ -16,7 +16,7 @@ const (
 	exitError       = 1 // the run could not happen or its output could not be written
 	exitInvalid     = 2 // invalid input: flags, files, URLs
 	exitThresholds  = 3 // the run completed and a threshold failed
-	exitInterrupted = 4 // the run was stopped before its plan ended (Ctrl-C, SIGTERM)
+	exitInterrupted = 4 // the run was stopped before its plan ended (Ctrl-C, SIGTERM, SIGHUP)
 )
 
 // exitError carries an exit code up to main.

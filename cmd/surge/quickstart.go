@@ -57,7 +57,7 @@ time between tasks. Prints live progress and the summary, and writes
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "surge quickstart: demo service at %s; running examples/%s with up to %d users for %v\n",
 				srv.URL, quickstartExample, quickstartUsers, duration)
-			runErr := executeTo(cmd, plan, placement{}, quickstartResult, quickstartReport, quiet)
+			runErr := executeTo(cmd, plan, placement{}, &runFlags{out: quickstartResult, report: quickstartReport, quiet: quiet, checkpoint: 10 * time.Second})
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "\nWhat you saw: %d virtual users created, listed and moved folders in the demo service, by weight 6:2:2 with think time; every request is in the table above, failures by cause.\n", quickstartUsers)
 			fmt.Fprintf(out, "Next: open %s in a browser, then try `surge demo` in one terminal and `surge run examples/%s --users 100` in another.\n", quickstartReport, quickstartExample)

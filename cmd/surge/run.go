@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +29,8 @@ type runFlags struct {
 	think      string
 	grace      time.Duration
 	out        string
-	report     string // the HTML report to write
+	checkpoint time.Duration // how often to write the result so far to out
+	report     string        // the HTML report to write
 	thresholds []string
 	quiet      bool
 	placementFlags
@@ -58,7 +61,12 @@ apply, and --users, --rate, --duration and --think override the file:
 --duration rescales the whole plan's timeline.
 
 Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
-4 interrupted (Ctrl-C or SIGTERM; the result is still written).`,
+4 interrupted (Ctrl-C, SIGTERM or SIGHUP; the result is still written).
+
+While the run goes on, --out is rewritten every --checkpoint (10s) with the
+result so far, marked incomplete ("run.incomplete", "run.covered_s"), so a
+generator that is killed (SIGKILL, the OOM killer, a crash) keeps all but
+its last seconds; the final result replaces the last checkpoint.`,
 		Example: `  surge run --url http://127.0.0.1:8080/ --users 50 --duration 30s
   surge run --url http://127.0.0.1:8080/api --rate 2000/s --duration 1m --max-users 500 \
       --threshold 'p95<100ms' --threshold 'errors<1%' --out result.json
@@ -80,13 +88,13 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 				if err != nil {
 					return fileErrors(err)
 				}
-				return executeTo(cmd, plan, place, f.out, f.report, f.quiet)
+				return executeTo(cmd, plan, place, &f)
 			}
 			plan, err := buildRunPlan(&f, cmd.Flags().Changed)
 			if err != nil {
 				return &codeError{code: exitInvalid, err: err}
 			}
-			return executeTo(cmd, plan, place, f.out, f.report, f.quiet)
+			return executeTo(cmd, plan, place, &f)
 		},
 	}
 	fs := cmd.Flags()
@@ -100,6 +108,7 @@ Exit codes: 0 passed, 1 error, 2 invalid input, 3 a threshold failed,
 	fs.StringVar(&f.think, "think", "", "closed model: rest between iterations, fixed (1s) or a range (1s..3s)")
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end, how long requests in flight may finish before they are interrupted")
 	fs.StringVar(&f.out, "out", "", "write the result document (JSON) to this file")
+	fs.DurationVar(&f.checkpoint, "checkpoint", 10*time.Second, "with --out, how often to write the result so far during the run (0: only at the end)")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to this file")
 	f.placementFlags.register(fs)
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
@@ -230,16 +239,25 @@ func trimPkg(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "executor: "))
 }
 
-// executeTo runs plan, placed as place says, with signal handling and
-// progress, then shows and writes the result (see show).
-func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, out, reportPath string, quiet bool) error {
+// executeTo runs plan, placed as place says, with signal handling,
+// progress and checkpoints, then shows and writes the result (see show).
+func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlags) error {
+	out, reportPath := f.out, f.report
 	if err := checkDestinations(destination{flag: "out", path: out}, destination{flag: "report", path: reportPath}); err != nil {
 		return err
 	}
-	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
+	if f.checkpoint < 0 {
+		return invalid("--checkpoint %v must not be negative", f.checkpoint)
+	}
+	ctx, opts, release := interruptible(cmd.ErrOrStderr(), f.quiet)
 	defer release()
 	opts.Segment, opts.StartAt = place.segment, place.startAt
 	stderr := cmd.ErrOrStderr()
+	failedCheckpoints := func() int { return 0 }
+	if out != "" && f.checkpoint > 0 {
+		opts.Checkpoint, failedCheckpoints = checkpointTo(stderr, out)
+		opts.CheckpointEvery = f.checkpoint
+	}
 	for _, w := range plan.Preflight() {
 		fmt.Fprintln(stderr, "surge: warning:", w)
 	}
@@ -247,7 +265,23 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, out, repor
 	if err != nil {
 		return &codeError{code: exitError, err: err}
 	}
+	if n := failedCheckpoints(); n > 0 {
+		res.Generator.Warnings = append(res.Generator.Warnings, fmt.Sprintf("%d checkpoints of %s could not be written during the run", n, out))
+	}
 	return show(cmd, res, out, reportPath)
+}
+
+// checkpointTo returns a checkpoint that writes the result so far to out,
+// and the count of those that failed. A failure is said once on stderr; the
+// run goes on, and the final result is written (or fails) at the end as
+// usual.
+func checkpointTo(stderr io.Writer, out string) (checkpoint func(*metrics.Result), failed func() int) {
+	var n atomic.Int64
+	return func(res *metrics.Result) {
+		if err := res.WriteFile(out); err != nil && n.Add(1) == 1 {
+			fmt.Fprintf(stderr, "surge: warning: checkpoint: %v (the run goes on; further failures are counted)\n", err)
+		}
+	}, func() int { return int(n.Load()) }
 }
 
 // show prints the summary of res, writes it to out and the HTML report to

@@ -6,6 +6,7 @@ package surge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -26,9 +27,14 @@ type Plan struct {
 	// it with a description whose secrets are redacted.
 	Spec any
 	// Setup, if not nil, runs once before the load starts, with the
-	// recorder that the run's samples go to. An error stops the run before
+	// recorder that the run's samples go to, and returns the values it
+	// captured, encoded as JSON, for Adopt. An error stops the run before
 	// any load.
-	Setup func(ctx context.Context, rec *metrics.Recorder) error
+	Setup func(ctx context.Context, rec *metrics.Recorder) (captured json.RawMessage, err error)
+	// Adopt, if not nil, prepares a run with the values a Setup captured
+	// in another process instead of running Setup here: the segments of a
+	// split run share one setup (see Coordinator).
+	Adopt func(captured json.RawMessage) error
 	// Warmup is the warm-up period at the start of the run: operations
 	// meant to start in it are kept out of the totals, the endpoints and
 	// the thresholds, and counted in the result's warmup block.

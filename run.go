@@ -45,6 +45,28 @@ type Options struct {
 	// only after the last call has returned.
 	Checkpoint      func(*metrics.Result)
 	CheckpointEvery time.Duration
+	// Coordinator, if not nil, places the run in a split run coordinated
+	// by another process: it decides which segment runs the setup, fixes
+	// the common start (StartAt is then ignored) and receives the series
+	// as it happens.
+	Coordinator Coordinator
+}
+
+// A Coordinator joins a run to the other segments of a split run (package
+// collect's Runner is one). Run calls Join, then runs the plan's setup if
+// told to, then Start; from the start on, Point receives every interval.
+type Coordinator interface {
+	// Join registers the run and waits until the split run may begin. It
+	// reports whether this process runs the plan's setup for every segment.
+	Join(ctx context.Context) (runSetup bool, err error)
+	// Start hands over the outcome of the setup run here (captured values,
+	// or the error that stopped it), or nothing when it ran elsewhere, and
+	// waits for the common start. It returns the start and the values
+	// captured by the setup, wherever it ran.
+	Start(ctx context.Context, captured json.RawMessage, setupErr error) (start time.Time, shared json.RawMessage, err error)
+	// Point receives each interval of the series as soon as it ends. It
+	// runs on the recorder's collector goroutine and must not block.
+	Point(metrics.Point)
 }
 
 // defaultCheckpointEvery is how often Run checkpoints when
@@ -62,23 +84,21 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	warnings := p.Preflight()
 
 	rec := metrics.NewRecorder(0)
-	if p.Setup != nil {
-		if err := p.Setup(ctx, rec); err != nil {
-			return nil, fmt.Errorf("setup: %w", err)
-		}
+	start, err := begin(ctx, p, opts, rec)
+	if err != nil {
+		return nil, err
 	}
 	factories := make([]executor.NewUser, len(p.Scenarios))
 	for i, s := range p.Scenarios {
 		factories[i] = s.Users(rec)
 	}
-	start := opts.StartAt
-	if start.IsZero() {
-		start = time.Now()
-	}
 	if p.Warmup > 0 {
 		rec.SetWarmup(start.Add(p.Warmup))
 	}
 	probe := health.NewProbe()
+	if opts.Coordinator != nil {
+		rec.Notify(opts.Coordinator.Point)
+	}
 	rec.Begin(start, probe)
 
 	stopCh := make(chan struct{})
@@ -206,6 +226,52 @@ func (p *Plan) checkpoints(rec *metrics.Recorder, id string, start time.Time, pr
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// begin runs the plan's setup, or adopts the values a setup run elsewhere
+// captured, and returns the start of the load.
+func begin(ctx context.Context, p *Plan, opts Options, rec *metrics.Recorder) (time.Time, error) {
+	c := opts.Coordinator
+	if c == nil {
+		if p.Setup != nil {
+			if _, err := p.Setup(ctx, rec); err != nil {
+				return time.Time{}, fmt.Errorf("setup: %w", err)
+			}
+		}
+		if opts.StartAt.IsZero() {
+			return time.Now(), nil
+		}
+		return opts.StartAt, nil
+	}
+	runSetup, err := c.Join(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var captured json.RawMessage
+	var setupErr error
+	// A plan without Adopt cannot take values captured elsewhere: each
+	// segment runs its setup itself.
+	if (runSetup || p.Adopt == nil) && p.Setup != nil {
+		if captured, setupErr = p.Setup(ctx, rec); setupErr != nil {
+			setupErr = fmt.Errorf("setup: %w", setupErr)
+		}
+	}
+	if !runSetup {
+		captured = nil
+	}
+	start, shared, err := c.Start(ctx, captured, setupErr)
+	if setupErr != nil {
+		return time.Time{}, setupErr
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	if !runSetup && p.Adopt != nil {
+		if err := p.Adopt(shared); err != nil {
+			return time.Time{}, fmt.Errorf("adopt the setup's values: %w", err)
+		}
+	}
+	return start, nil
 }
 
 func describe(p *Plan) string {

@@ -237,3 +237,24 @@ func Evaluate(r *metrics.Result, ts []Threshold) bool {
 	}
 	return ok
 }
+
+// ThresholdsOf returns the thresholds that the parts of a split run were
+// judged by, each once, to judge their merge by.
+func ThresholdsOf(parts []*metrics.Result) ([]Threshold, error) {
+	seen := map[string]bool{}
+	var ths []Threshold
+	for _, p := range parts {
+		for _, t := range p.Thresholds {
+			if seen[t.Expr] {
+				continue
+			}
+			seen[t.Expr] = true
+			th, err := ParseThreshold(t.Expr)
+			if err != nil {
+				return nil, err
+			}
+			ths = append(ths, th)
+		}
+	}
+	return ths, nil
+}

@@ -78,6 +78,16 @@ type Run struct {
 	// crashed) before it could write the final one.
 	Incomplete bool    `json:"incomplete,omitempty"`
 	CoveredS   float64 `json:"covered_s,omitempty"`
+	// Missing names the segments of a split run whose parts a merged
+	// result lacks, and why. A merged result with any is incomplete: its
+	// counts cover only the segments that reported.
+	Missing []MissingSegment `json:"missing,omitempty"`
+}
+
+// A MissingSegment is a segment of a split run that no part came from.
+type MissingSegment struct {
+	Index  int    `json:"index"`
+	Reason string `json:"reason"` // such as "never joined" or "stopped reporting 12s into the run"
 }
 
 // Segment says which part of a split plan this result holds: Index of Count.

@@ -32,6 +32,9 @@ func Summary(w io.Writer, r *metrics.Result) {
 		fmt.Fprintf(w, " · merged from %d segments", r.Run.Segment.Count)
 	}
 	fmt.Fprintln(w)
+	for _, m := range r.Run.Missing {
+		fmt.Fprintf(w, "INCOMPLETE: segment %d of %d is missing (%s); the figures cover only the other segments\n", m.Index, r.Run.Segment.Count, m.Reason)
+	}
 	fmt.Fprintln(w)
 	endpoints(w, r)
 	timing(w, r)

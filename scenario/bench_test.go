@@ -47,7 +47,7 @@ func BenchmarkTemplatedRequestWithCapture(b *testing.B) {
 		b.Fatal(err)
 	}
 	rec := metrics.NewRecorder(1)
-	if err := plan.Setup(context.Background(), rec); err != nil {
+	if _, err := plan.Setup(context.Background(), rec); err != nil {
 		b.Fatal(err)
 	}
 	u := plan.Scenarios[0].Users(rec)(0)

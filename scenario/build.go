@@ -2,8 +2,11 @@ package scenario
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/surge-load/surge"
@@ -19,6 +22,7 @@ const scriptErrors = "script errors"
 // build fills plan with the program's scenarios and setup.
 func (p *program) build(plan *surge.Plan, spec *Spec) {
 	plan.Setup = p.begin
+	plan.Adopt = p.adopt
 	plan.Spec = describe(spec, plan.Target, p)
 	for _, cs := range p.scenarios {
 		var names []string
@@ -109,19 +113,12 @@ func (p *program) newUser(sc, id int, shard *metrics.Shard, ids []metrics.Endpoi
 }
 
 // begin prepares a run: it empties the pools to their first values and
-// runs the setup steps, whose captures become every user's variables.
-func (p *program) begin(ctx context.Context, rec *metrics.Recorder) error {
-	for name, pool := range p.pools {
-		pool.mu.Lock()
-		pool.items = append(pool.items[:0:0], p.initial[name]...)
-		pool.mu.Unlock()
-	}
-	for _, s := range p.sources {
-		s.next.Store(0)
-	}
-	p.globals = map[string]any{}
+// runs the setup steps, whose captures become every user's variables. It
+// returns the captures, encoded as JSON, for adopt.
+func (p *program) begin(ctx context.Context, rec *metrics.Recorder) (json.RawMessage, error) {
+	p.reset()
 	if len(p.setup) == 0 {
-		return nil
+		return p.setupState()
 	}
 	ids, script := p.endpointIDs(rec)
 	u := p.newUser(-1, -1, rec.Shard(0), ids, script)
@@ -131,14 +128,102 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) error {
 	}
 	if !u.steps(ctx, p.setup) {
 		if u.failure == nil {
-			return context.Cause(ctx)
+			return nil, context.Cause(ctx)
 		}
-		return u.failure
+		return nil, u.failure
 	}
 	for _, v := range p.captured {
 		p.globals[v] = u.env[v]
 	}
+	return p.setupState()
+}
+
+// adopt prepares a run like begin, with the state a setup left in another
+// process (another segment of a split run) instead of running the setup
+// steps here: its captures and the pools as it left them.
+func (p *program) adopt(captured json.RawMessage) error {
+	p.reset()
+	if len(p.setup) == 0 {
+		return nil
+	}
+	v, err := decodeJSON(captured)
+	if err != nil {
+		return fmt.Errorf("decode the setup's state: %w", err)
+	}
+	m, _ := v.(map[string]any)
+	vars, _ := m["vars"].(map[string]any)
+	pools, _ := m["pools"].(map[string]any)
+	if vars == nil || pools == nil {
+		return fmt.Errorf("the setup's state is not an object of vars and pools")
+	}
+	for _, name := range p.captured {
+		val, ok := vars[name]
+		if !ok {
+			return fmt.Errorf("the setup's state lacks the capture %s", name)
+		}
+		p.globals[name] = val
+	}
+	for name, pool := range p.pools {
+		items, ok := pools[name].([]any)
+		if !ok {
+			return fmt.Errorf("the setup's state lacks the pool %s", name)
+		}
+		pool.mu.Lock()
+		pool.items = items
+		pool.mu.Unlock()
+	}
 	return nil
+}
+
+// reset empties the pools to their first values, rewinds the data sources
+// and forgets the setup's captures.
+func (p *program) reset() {
+	for name, pool := range p.pools {
+		pool.mu.Lock()
+		pool.items = append(pool.items[:0:0], p.initial[name]...)
+		pool.mu.Unlock()
+	}
+	for _, s := range p.sources {
+		s.next.Store(0)
+	}
+	p.globals = map[string]any{}
+}
+
+// setupState encodes what the setup left for the users, as one JSON
+// object: {"vars": its captures, "pools": every pool's values}.
+func (p *program) setupState() (json.RawMessage, error) {
+	b := append([]byte(nil), `{"vars":{`...)
+	var err error
+	for i, name := range p.captured {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendJSONString(b, name), ':')
+		if b, err = appendJSON(b, p.globals[name]); err != nil {
+			return nil, fmt.Errorf("encode the setup's capture %s: %w", name, err)
+		}
+	}
+	b = append(b, `},"pools":{`...)
+	for i, name := range slices.Sorted(maps.Keys(p.pools)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		pool := p.pools[name]
+		pool.mu.RLock()
+		items := slices.Clone(pool.items)
+		pool.mu.RUnlock()
+		b = append(appendJSONString(b, name), ':', '[')
+		for j, v := range items {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, v); err != nil {
+				return nil, fmt.Errorf("encode pool %s: %w", name, err)
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}', '}'), nil
 }
 
 // pick returns the task of cs to run, by weight.

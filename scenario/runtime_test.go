@@ -49,7 +49,7 @@ func runUser(t *testing.T, spec *Spec, iterations int) (*metrics.Result, *vuser)
 	rec := metrics.NewRecorder(1)
 	start := time.Now()
 	rec.Begin(start, nil)
-	if err := plan.Setup(context.Background(), rec); err != nil {
+	if _, err := plan.Setup(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
 	u := plan.Scenarios[0].Users(rec)(0).(*vuser)
@@ -160,7 +160,7 @@ func TestSetupAndOnStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := plan.Setup(context.Background(), metrics.NewRecorder(1)); err == nil || !strings.Contains(err.Error(), "setup[0]: POST") {
+	if _, err := plan.Setup(context.Background(), metrics.NewRecorder(1)); err == nil || !strings.Contains(err.Error(), "setup[0]: POST") {
 		t.Errorf("setup error %v", err)
 	}
 

@@ -72,7 +72,7 @@ func generate(c *config) error {
 	hold := c.settle + c.window + 5*time.Second
 	plan := &surge.Plan{
 		Target: "http://" + c.addr,
-		Setup:  func(_ context.Context, r *metrics.Recorder) error { rec = r; return nil },
+		Setup:  func(_ context.Context, r *metrics.Recorder) (json.RawMessage, error) { rec = r; return nil, nil },
 		Scenarios: []surge.Scenario{{
 			Name: "sse",
 			Load: executor.Closed{

@@ -84,6 +84,14 @@ func TestBadInputGivesOneLineAndExitCode2(t *testing.T) {
 		{[]string{"run", "--url", u, "--users", "5", "--duration", "soon"}, "invalid argument"},
 		{[]string{"run", "--bogus"}, "unknown flag"},
 		{[]string{"report", "/nonexistent.json"}, "read result"},
+		{[]string{"collect", "--listen", ":7070", "--parts", "2", "--out", "m.json"}, "need a shared token"},
+		{[]string{"collect", "--listen", "127.0.0.1:0", "--parts", "0", "--out", "m.json"}, "--parts 0"},
+		{[]string{"collect", "--listen", "7070", "--parts", "2", "--out", "m.json"}, "--listen"},
+		{[]string{"collect", "--parts", "2", "--out", "m.json"}, "listen"},
+		{[]string{"run", "--url", u, "--users", "5", "--duration", "1s", "--collector", "http://127.0.0.1:1"}, "needs --segment"},
+		{[]string{"run", "--url", u, "--users", "5", "--duration", "1s", "--segment", "0/2", "--collector", "http://10.1.2.3:7070"}, "need a shared token"},
+		{[]string{"run", "--url", u, "--users", "5", "--duration", "1s", "--segment", "0/2", "--collector", "ftp://x"}, "want http://HOST:PORT"},
+		{[]string{"run", "--url", u, "--users", "5", "--duration", "1s", "--segment", "0/2", "--start-at", "2099-01-01T00:00:00Z", "--collector", "http://127.0.0.1:1"}, "drop --start-at"},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runSurge(t, c.args...)

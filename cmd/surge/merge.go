@@ -43,7 +43,7 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 			if err != nil {
 				return invalid("%v", err)
 			}
-			ths, err := mergedThresholds(parts)
+			ths, err := analysis.ThresholdsOf(parts)
 			if err != nil {
 				return invalid("%v", err)
 			}
@@ -56,27 +56,6 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the merged result document to this file")
 	cmd.Flags().StringVar(&reportPath, "report", "", "write the HTML report of the merged result to this file")
 	return cmd
-}
-
-// mergedThresholds returns the thresholds the parts were judged by, each
-// once, to judge the merged result by.
-func mergedThresholds(parts []*metrics.Result) ([]analysis.Threshold, error) {
-	seen := map[string]bool{}
-	var ths []analysis.Threshold
-	for _, p := range parts {
-		for _, t := range p.Thresholds {
-			if seen[t.Expr] {
-				continue
-			}
-			seen[t.Expr] = true
-			th, err := analysis.ParseThreshold(t.Expr)
-			if err != nil {
-				return nil, err
-			}
-			ths = append(ths, th)
-		}
-	}
-	return ths, nil
 }
 
 // completeSegments checks that segmented parts are exactly the segments of

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/collect"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/report"
@@ -82,6 +84,9 @@ its last seconds; the final result replaces the last checkpoint.`,
 			}
 			if len(args) == 1 {
 				if fileSearch(args[0]) != nil {
+					if place.collector != nil {
+						return invalid("%s searches for the maximum load; --collector joins a run of a plan", args[0])
+					}
 					return searchFile(cmd, args[0], &f, &ff, cmd.Flags().Changed)
 				}
 				plan, err := buildFilePlan(args[0], &f, &ff, cmd.Flags().Changed)
@@ -261,6 +266,9 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 	for _, w := range plan.Preflight() {
 		fmt.Fprintln(stderr, "surge: warning:", w)
 	}
+	if place.collector != nil {
+		return executePart(cmd, ctx, plan, opts, *place.collector, out, reportPath)
+	}
 	res, err := surge.Run(ctx, plan, opts)
 	if err != nil {
 		return &codeError{code: exitError, err: err}
@@ -282,6 +290,38 @@ func checkpointTo(stderr io.Writer, out string) (checkpoint func(*metrics.Result
 			fmt.Fprintf(stderr, "surge: warning: checkpoint: %v (the run goes on; further failures are counted)\n", err)
 		}
 	}, func() int { return int(n.Load()) }
+}
+
+// executePart runs one segment of a split run that a collector coordinates
+// and sends it the part. Thresholds are the collector's to judge, on the
+// whole, so they do not decide this process's exit code.
+func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts surge.Options, cfg collect.RunnerConfig, out, reportPath string) error {
+	cfg.Plan, cfg.Planned, cfg.Log = collect.PlanID(plan), plan.Duration(), cmd.ErrOrStderr()
+	runner, err := collect.NewRunner(cfg)
+	if err != nil {
+		return invalid("--collector: %v", err)
+	}
+	opts.Coordinator = runner
+	res, err := surge.Run(ctx, plan, opts)
+	// The part goes to the collector even when this process was stopped.
+	sendCtx := context.WithoutCancel(ctx)
+	if err != nil {
+		_ = runner.Fail(sendCtx, err)
+		return &codeError{code: exitError, err: err}
+	}
+	if err := runner.Finish(sendCtx, res); err != nil {
+		_ = show(cmd, res, out, reportPath)
+		return &codeError{code: exitError, err: err}
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), "\nThis is one segment of a split run: the collector judges the thresholds on the whole.")
+	if err := show(cmd, res, out, reportPath); err != nil {
+		var ce *codeError
+		if errors.As(err, &ce) && ce.code == exitThresholds {
+			return nil
+		}
+		return err
+	}
+	return nil
 }
 
 // show prints the summary of res, writes it to out and the HTML report to
@@ -307,6 +347,13 @@ func show(cmd *cobra.Command, res *metrics.Result, out, reportPath string) error
 func verdict(res *metrics.Result) error {
 	if res.Run.Interrupted {
 		return &codeError{code: exitInterrupted, err: errors.New("the run was interrupted; the summary covers what was measured")}
+	}
+	if len(res.Run.Missing) > 0 {
+		var segs []string
+		for _, m := range res.Run.Missing {
+			segs = append(segs, fmt.Sprintf("segment %d %s", m.Index, m.Reason))
+		}
+		return &codeError{code: exitError, err: fmt.Errorf("the result is incomplete: %s", strings.Join(segs, "; "))}
 	}
 	var failed []string
 	for _, t := range res.Thresholds {

@@ -1,0 +1,316 @@
+package collect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// Bounds on request bodies: a part holds the whole series of a segment.
+const (
+	maxSmallBody  = 1 << 20
+	maxPointsBody = 16 << 20
+	maxPartBody   = 1 << 30
+)
+
+// ServeHTTP answers the runners, and GET requests for the live points
+// (PathLive) and the merged result (PathResult).
+func (c *Collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !authorized(r, c.cfg.Token) {
+		replyError(w, http.StatusUnauthorized, errors.New("wrong or missing token: give this collector's --token (or SURGE_TOKEN)"))
+		return
+	}
+	type route struct {
+		method string
+		limit  int64
+		handle func(*http.Request, []byte) (any, int, error)
+	}
+	routes := map[string]route{
+		pathJoin:   {http.MethodPost, maxSmallBody, c.handleJoin},
+		pathStart:  {http.MethodPost, maxSmallBody, c.handleStart},
+		pathPoints: {http.MethodPost, maxPointsBody, c.handlePoints},
+		pathPart:   {http.MethodPost, maxPartBody, c.handlePart},
+		pathFail:   {http.MethodPost, maxSmallBody, c.handleFail},
+		PathLive:   {http.MethodGet, 0, c.handleLive},
+		PathResult: {http.MethodGet, 0, c.handleResult},
+	}
+	rt, ok := routes[r.URL.Path]
+	if !ok {
+		replyError(w, http.StatusNotFound, fmt.Errorf("no such path %s", r.URL.Path))
+		return
+	}
+	if r.Method != rt.method {
+		w.Header().Set("Allow", rt.method)
+		replyError(w, http.StatusMethodNotAllowed, fmt.Errorf("%s takes %s", r.URL.Path, rt.method))
+		return
+	}
+	var body []byte
+	if rt.limit > 0 {
+		var err error
+		if body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, rt.limit)); err != nil {
+			replyError(w, http.StatusBadRequest, fmt.Errorf("read the request after %d bytes: %w", len(body), err))
+			return
+		}
+	}
+	v, code, err := rt.handle(r, body)
+	if err != nil {
+		replyError(w, code, err)
+		return
+	}
+	if raw, ok := v.([]byte); ok {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(raw)
+		return
+	}
+	if v == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func replyError(w http.ResponseWriter, code int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(errorReply{Error: err.Error()})
+}
+
+// decode decodes body into v, rejecting unknown fields.
+func decode(body []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("decode the request: %w", err)
+	}
+	return nil
+}
+
+// index checks a segment index.
+func (c *Collector) index(i int) error {
+	if i < 0 || i >= c.cfg.Parts {
+		return fmt.Errorf("segment %d is not one of the %d segments (0 to %d)", i, c.cfg.Parts, c.cfg.Parts-1)
+	}
+	return nil
+}
+
+func (c *Collector) handleJoin(r *http.Request, body []byte) (any, int, error) {
+	var req joinRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if req.Count != c.cfg.Parts {
+		return nil, http.StatusConflict, fmt.Errorf("segment %d/%d joined a collector of %d parts: run every segment with --segment I/%d", req.Index, req.Count, c.cfg.Parts, c.cfg.Parts)
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	c.mu.Lock()
+	switch {
+	case c.fallen:
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d joined too late: the run began without it (the collector's join wait is %v)", req.Index, c.cfg.JoinWait)
+	case c.plan != "" && req.Plan != c.plan:
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d runs a different plan (%s) from the segments that joined first (%s): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
+	}
+	c.plan, c.plannedS = req.Plan, req.PlannedS
+	s := &c.segs[req.Index]
+	if s.joined {
+		c.logf("segment %d joined again, from %s (it had joined from %s)", req.Index, req.Host, s.host)
+	} else {
+		c.logf("segment %d joined, from %s", req.Index, req.Host)
+	}
+	s.joined, s.host = true, req.Host
+	all := true
+	for _, s := range c.segs {
+		all = all && s.joined
+	}
+	c.mu.Unlock()
+	if all {
+		c.allJoined.fire()
+	}
+	select {
+	case <-c.barrier.c():
+	case <-r.Context().Done():
+		return nil, http.StatusServiceUnavailable, waitEnded(r)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.setupBy < 0 {
+		return nil, http.StatusServiceUnavailable, errors.New("the collector stopped before the run began")
+	}
+	n := 0
+	for _, s := range c.segs {
+		if s.joined {
+			n++
+		}
+	}
+	return joinReply{RunSetup: req.Index == c.setupBy, Parts: n}, 0, nil
+}
+
+func (c *Collector) handleStart(r *http.Request, body []byte) (any, int, error) {
+	var req startRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	c.mu.Lock()
+	s := &c.segs[req.Index]
+	if !s.joined || !c.fallen {
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d asked for the start without joining first", req.Index)
+	}
+	s.starting = true
+	if req.Error != "" {
+		err := fmt.Errorf("the setup failed on segment %d: %s", req.Index, req.Error)
+		if req.Index == c.setupBy {
+			if c.setupErr == nil {
+				c.setupErr = err
+			}
+			c.logf("%v", err)
+			c.mu.Unlock()
+			c.setupDone.fire()
+		} else {
+			s.failed = err.Error()
+			c.mu.Unlock()
+		}
+		return nil, http.StatusConflict, err
+	}
+	if req.Index == c.setupBy && !c.setupDone.fired() {
+		c.setup = req.Setup
+		c.mu.Unlock()
+		c.setupDone.fire()
+	} else {
+		c.mu.Unlock()
+	}
+	select {
+	case <-c.started.c():
+	case <-r.Context().Done():
+		return nil, http.StatusServiceUnavailable, waitEnded(r)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.setupErr != nil {
+		return nil, http.StatusConflict, fmt.Errorf("the run was called off: %w", c.setupErr)
+	}
+	return startReply{StartAt: c.start, Setup: c.setup}, 0, nil
+}
+
+func (c *Collector) handlePoints(r *http.Request, body []byte) (any, int, error) {
+	var req pointsRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &c.segs[req.Index]
+	if !s.starting {
+		return nil, http.StatusConflict, fmt.Errorf("segment %d sent points before it started", req.Index)
+	}
+	for _, p := range req.Points {
+		if err := c.live.add(req.Index, p); err != nil {
+			return nil, http.StatusBadRequest, fmt.Errorf("segment %d's point at %gs: %w", req.Index, p.T, err)
+		}
+		s.points++
+		s.lastT = max(s.lastT, p.T+p.DurationS)
+	}
+	return nil, 0, nil
+}
+
+func (c *Collector) handlePart(r *http.Request, body []byte) (any, int, error) {
+	var req partRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if req.Result == nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent no result", req.Index)
+	}
+	if seg := req.Result.Run.Segment; seg.Index != req.Index || seg.Count != c.cfg.Parts {
+		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent the result of segment %d/%d", req.Index, seg.Index, seg.Count)
+	}
+	c.mu.Lock()
+	s := &c.segs[req.Index]
+	switch {
+	case c.over:
+		c.mu.Unlock()
+		return nil, http.StatusGone, fmt.Errorf("segment %d's part came too late: the collector stopped waiting %v after the plan's end and merged without it", req.Index, c.cfg.PartWait)
+	case !s.starting:
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d sent a part without starting", req.Index)
+	}
+	s.part, s.failed = req.Result, ""
+	c.logf("segment %d sent its part: %d requests", req.Index, req.Result.Totals.Requests)
+	all := c.reportedLocked()
+	c.mu.Unlock()
+	if all {
+		c.allReported.fire()
+	}
+	return nil, 0, nil
+}
+
+func (c *Collector) handleFail(r *http.Request, body []byte) (any, int, error) {
+	var req failRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	c.mu.Lock()
+	s := &c.segs[req.Index]
+	if !s.joined {
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d reported a failure without joining", req.Index)
+	}
+	if s.part == nil {
+		s.failed = req.Error
+		c.logf("segment %d failed: %s", req.Index, req.Error)
+	}
+	all := c.reportedLocked()
+	c.mu.Unlock()
+	if all {
+		c.allReported.fire()
+	}
+	return nil, 0, nil
+}
+
+// reportedLocked reports whether every segment that joined has sent its
+// part or said why it cannot.
+func (c *Collector) reportedLocked() bool {
+	for _, s := range c.segs {
+		if s.joined && s.part == nil && s.failed == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Collector) handleLive(*http.Request, []byte) (any, int, error) {
+	return c.Live(), 0, nil
+}
+
+func (c *Collector) handleResult(*http.Request, []byte) (any, int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.result == nil {
+		return nil, http.StatusNotFound, errors.New("the run is not over yet: the merged result is written once every part arrived or the wait is over")
+	}
+	return c.result, 0, nil
+}
+
+// waitEnded says why a request's wait ended.
+func waitEnded(r *http.Request) error {
+	return fmt.Errorf("request ended while waiting: %w", r.Context().Err())
+}

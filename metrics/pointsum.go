@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"math"
 	"time"
 
 	"github.com/surge-load/surge/errclass"
@@ -33,7 +34,8 @@ func LiveOf(series []Point, elapsed time.Duration) Live {
 		if h, err := decodeHist(p.LatencyHistogram); err == nil && p.Requests > 0 {
 			all.latency = h
 			all.requests = p.Requests
-			all.latMinUs, all.latMaxUs = usOf(p.Latency.Min), usOf(p.Latency.Max)
+			all.latMinNs, all.latMaxNs = NsOf(p.Latency.Min), NsOf(p.Latency.Max)
+			all.latSumNs = int64(math.Round(p.Latency.Mean * 1e6 * float64(p.Requests)))
 		}
 		all.failures = p.Failures
 		for class, n := range p.Errors {

@@ -95,6 +95,9 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 	if err := collect.CheckToken(host, token); err != nil {
 		return invalid("--listen: %v", err)
 	}
+	if err := checkDestinations(destination{flag: "out", path: f.out}, destination{flag: "report", path: f.report}); err != nil {
+		return err
+	}
 	stderr := cmd.ErrOrStderr()
 	c, err := collect.New(collect.Config{Parts: f.parts, Token: token, JoinWait: f.joinWait, PartWait: f.partWait, Log: stderr})
 	if err != nil {

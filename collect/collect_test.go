@@ -228,7 +228,7 @@ func TestRunnerNeverJoins(t *testing.T) {
 		if took := time.Since(began); took > 30*time.Second+10*time.Second+10*time.Second {
 			t.Errorf("the collector took %v, longer than its bounded waits", took)
 		}
-		if !len(merged.Run.Missing) > 0 || len(merged.Run.Missing) != 1 || merged.Run.Missing[0].Index != 2 || !strings.Contains(merged.Run.Missing[0].Reason, "never joined") {
+		if len(merged.Run.Missing) == 0 || len(merged.Run.Missing) != 1 || merged.Run.Missing[0].Index != 2 || !strings.Contains(merged.Run.Missing[0].Reason, "never joined") {
 			t.Fatalf("missing = %+v, want segment 2, never joined", merged.Run.Missing)
 		}
 		if got := endpoint(merged, "GET /").Requests; got != 80 {

@@ -20,7 +20,7 @@ func TestSetupStateIsAdopted(t *testing.T) {
 	defer hs.Close()
 	spec := func() *Spec {
 		return &Spec{Target: hs.URL, Pools: map[string][]any{"ids": {"seed"}, "empty": {}},
-			Setup: []Step{{Request: &Request{Method: "POST", URL: "/status/201"}, Capture: map[string]string{"tok": "json.path", "n": "json.id"}, Append: map[string]string{"ids": "json.id"}}},
+			Setup:     []Step{{Request: &Request{Method: "POST", URL: "/status/201"}, Capture: map[string]string{"tok": "json.path", "n": "json.id"}, Append: map[string]string{"ids": "json.id"}}},
 			Scenarios: []Scenario{{Name: "s", Load: Users(1, 0, time.Second), Flow: []Step{{Request: &Request{Method: "GET", URL: "/{{ tok }}/{{ n + 1 }}"}}}}}}
 	}
 	_, first, err := compile(spec(), Options{})

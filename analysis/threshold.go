@@ -134,9 +134,9 @@ func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
 		out.Actual *= 100
 	}
 	out.OK = compare(t.Op, actual, t.Limit)
-	if t.Metric == "errors" && t.limitRate != nil && s.Requests+s.Dropped > 0 {
+	if n := s.Requests + s.Dropped + s.NotSent; t.Metric == "errors" && t.limitRate != nil && n > 0 {
 		// Judged exactly: failed/attempted against the limit as written.
-		rate := big.NewRat(s.Failures+s.Dropped, s.Requests+s.Dropped)
+		rate := big.NewRat(s.Failures+s.Dropped+s.NotSent, n)
 		out.OK = compare(t.Op, int64(rate.Cmp(t.limitRate)), 0)
 	}
 	return out

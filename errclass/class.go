@@ -24,6 +24,10 @@ const (
 	Check          Class = "check"
 	Dropped        Class = "dropped"
 	Interrupted    Class = "interrupted"
+	// NotSent is a step that failed before anything was sent: a URL,
+	// header or body built at run time that is invalid, an expression
+	// that failed. It is not a request: it is counted apart, as drops are.
+	NotSent Class = "not_sent"
 	// Other groups failures no rule recognises; they keep their message.
 	Other Class = "other"
 )
@@ -43,6 +47,7 @@ var hints = map[Class]string{
 	Check:          "the response arrived but failed an expectation",
 	Dropped:        "an arrival found no free virtual user and was not sent: raise --max-users",
 	Interrupted:    "still in flight when the run stopped and the grace period ran out",
+	NotSent:        "the step failed before anything was sent (a URL, header or body built at run time is invalid, or an expression failed); nothing reached the server: see the sample messages",
 	Other:          "an error no rule recognises; see the sample messages",
 }
 
@@ -55,7 +60,7 @@ func (c Class) Known() bool { _, ok := hints[c]; return ok }
 // All lists every class, in the order reports show them.
 func All() []Class {
 	return []Class{DNS, ConnectRefused, ConnectTimeout, Reset, Timeout, Closed, TLS,
-		LocalPorts, LocalFDs, HTTP4xx, HTTP5xx, Check, Dropped, Interrupted, Other}
+		LocalPorts, LocalFDs, HTTP4xx, HTTP5xx, Check, Dropped, Interrupted, NotSent, Other}
 }
 
 // FromStatus returns the class of an HTTP status code: HTTP4xx, HTTP5xx, or

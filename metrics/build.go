@@ -83,6 +83,7 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 	s := Stats{
 		Requests:             st.requests,
 		Failures:             st.failures,
+		NotSent:              st.notSent,
 		Dropped:              dropped,
 		BytesIn:              st.bytesIn,
 		BytesOut:             st.bytesOut,
@@ -96,8 +97,8 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 	if durationS > 0 {
 		s.RPS = float64(st.requests) / durationS
 	}
-	if n := st.requests + dropped; n > 0 {
-		s.ErrorRate = float64(st.failures+dropped) / float64(n)
+	if n := st.requests + dropped + st.notSent; n > 0 {
+		s.ErrorRate = float64(st.failures+dropped+st.notSent) / float64(n)
 	}
 	for i, p := range s.Timing.phases() {
 		p.SumUs, p.Max = st.phaseSumUs[i], msOf(st.phaseMaxUs[i])

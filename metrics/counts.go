@@ -45,6 +45,13 @@ func (e *errCounts) addMessage(msg string, n int64, group bool) {
 	}
 }
 
+// grouped reports whether every distinct message of class is counted, as
+// for the classes whose message is all that tells their failures apart.
+func grouped(class errclass.Class) bool { return class == errclass.Other || class == errclass.NotSent }
+
+// empty reports whether c counted nothing.
+func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 }
+
 // counts is everything recorded about a set of operations except their
 // histograms: request and failure counts, bytes, exact extremes, timing
 // sums, statuses and errors.
@@ -57,6 +64,9 @@ type counts struct {
 	latMinNs, latMaxNs int64
 	svcMinNs, svcMaxNs int64
 	latSumNs           int64
+	// notSent counts steps that failed before sending (errclass.NotSent):
+	// not requests, so in no other count.
+	notSent int64
 	phaseSumUs         [numPhases]int64
 	phaseMaxUs         [numPhases]int64
 	statuses           map[int]int64
@@ -65,6 +75,15 @@ type counts struct {
 
 // add counts one sample whose latency and service time are latNs and svcNs.
 func (c *counts) add(s *Sample, latNs, svcNs int64) {
+	if s.Class == errclass.NotSent {
+		c.notSent++
+		e := c.errClass(s.Class)
+		e.count++
+		if s.Err != nil {
+			e.addMessage(s.Err.Error(), 1, true)
+		}
+		return
+	}
 	if c.requests == 0 {
 		c.latMinNs, c.latMaxNs, c.svcMinNs, c.svcMaxNs = latNs, latNs, svcNs, svcNs
 	} else {
@@ -98,7 +117,7 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 		}
 		e.statuses[s.Status]++
 	}
-	group := s.Class == errclass.Other
+	group := grouped(s.Class)
 	if s.Err != nil && (group || len(e.messages) < maxSampleMessages) {
 		e.addMessage(s.Err.Error(), 1, group)
 	}
@@ -129,6 +148,7 @@ func (c *counts) merge(o *counts) {
 	c.latSumNs += o.latSumNs
 	c.requests += o.requests
 	c.failures += o.failures
+	c.notSent += o.notSent
 	c.bytesIn += o.bytesIn
 	c.bytesOut += o.bytesOut
 	for i := range c.phaseSumUs {
@@ -151,7 +171,7 @@ func (c *counts) merge(o *counts) {
 			e.statuses[st] += n
 		}
 		for msg, n := range oe.messages {
-			e.addMessage(msg, n, class == errclass.Other)
+			e.addMessage(msg, n, grouped(class))
 		}
 	}
 }

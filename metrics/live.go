@@ -20,7 +20,7 @@ type Live struct {
 	P50Ms     float64
 	P95Ms     float64
 	P99Ms     float64
-	ErrorRate float64 // (failures+dropped) / (requests+dropped)
+	ErrorRate float64 // (failures+dropped+not sent) / (requests+dropped+not sent)
 	TopError  string  // the most frequent error class, if any
 	Streams   int64   // streams open at the end of the last interval
 }
@@ -83,8 +83,8 @@ func (w *liveWindow) snapshot(start, now time.Time, last *Point) Live {
 		p := percentilesOfCounts(sum.latency, &sum.counts)
 		l.P50Ms, l.P95Ms, l.P99Ms = p.P50, p.P95, p.P99
 	}
-	if n := sum.requests + dropped; n > 0 {
-		l.ErrorRate = float64(sum.failures+dropped) / float64(n)
+	if n := sum.requests + dropped + sum.notSent; n > 0 {
+		l.ErrorRate = float64(sum.failures+dropped+sum.notSent) / float64(n)
 	}
 	var top int64
 	for class, e := range sum.errors {

@@ -73,7 +73,7 @@ func Merge(parts ...*Result) (*Result, error) {
 				messages[c] = &errCounts{}
 			}
 			for _, m := range e.Samples {
-				messages[c].addMessage(m.Message, m.Count, c == errclass.Other)
+				messages[c].addMessage(m.Message, m.Count, grouped(c))
 			}
 		}
 		if h, err := decodeHist(p.Generator.LagHistogram); err == nil {
@@ -133,7 +133,7 @@ func fromStats(s *Stats) (*stats, error) {
 	if st.service, err = decodeHist(s.ServiceTimeHistogram); err != nil {
 		return nil, fmt.Errorf("service time: %w", err)
 	}
-	st.requests, st.failures = s.Requests, s.Failures
+	st.requests, st.failures, st.notSent = s.Requests, s.Failures, s.NotSent
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
 	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)

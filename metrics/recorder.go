@@ -178,7 +178,7 @@ func (r *Recorder) fold(end time.Time) {
 	span := end.Sub(r.start) - from
 	all := newStats()
 	for id, ep := range iv.eps {
-		if ep == nil || ep.requests == 0 {
+		if ep == nil || ep.empty() {
 			continue
 		}
 		for int(id) >= len(r.run) {
@@ -191,7 +191,7 @@ func (r *Recorder) fold(end time.Time) {
 		all.merge(ep)
 	}
 	for _, ep := range iv.warm {
-		if ep == nil || ep.requests == 0 {
+		if ep == nil || ep.empty() {
 			continue
 		}
 		all.merge(ep)

@@ -104,7 +104,12 @@ type Stats struct {
 	// Dropped counts arrivals that were never sent because no virtual user
 	// was free (open model). They are not in Requests.
 	Dropped int64 `json:"dropped"`
-	// ErrorRate is (Failures+Dropped) / (Requests+Dropped), from 0 to 1.
+	// NotSent counts steps that failed before anything was sent
+	// (errclass.NotSent: a URL built at run time that does not parse, an
+	// expression that failed). They are not in Requests.
+	NotSent int64 `json:"not_sent,omitempty"`
+	// ErrorRate is (Failures+Dropped+NotSent) / (Requests+Dropped+NotSent),
+	// from 0 to 1.
 	ErrorRate float64 `json:"error_rate"`
 	// RPS is Requests per second of the run's active load period.
 	RPS         float64          `json:"rps"`

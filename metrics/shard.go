@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/surge-load/surge/errclass"
+
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
@@ -49,6 +51,10 @@ func (s *Shard) Record(smp *Sample) {
 	}
 	ep := endpointIn(eps, smp.Endpoint)
 	ep.add(smp, int64(lat), int64(svc))
+	if smp.Class == errclass.NotSent {
+		s.mu.Unlock()
+		return
+	}
 	_ = ep.latency.RecordValue(latUs)
 	_ = ep.service.RecordValue(svcUs)
 	s.mu.Unlock()
@@ -114,7 +120,7 @@ func (s *Shard) drainInto(iv *interval) {
 // empties them.
 func drainEndpoints(eps []*shardEndpoint, dst *[]*stats) {
 	for id, ep := range eps {
-		if ep == nil || ep.requests == 0 {
+		if ep == nil || ep.empty() {
 			continue
 		}
 		d := statsIn(dst, EndpointID(id))

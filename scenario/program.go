@@ -67,6 +67,9 @@ type step struct {
 	steps  []*step
 	repeat int
 	while  *expression
+	// goOn: on_failure: continue, so the iteration goes on past a
+	// failure of this step.
+	goOn bool
 
 	capture, set   []assign
 	append, remove []assign

@@ -26,7 +26,7 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 	if err := u.build(s); err != nil {
 		now := time.Now()
 		smp.Intended, smp.Start, smp.End = time.Time{}, now, now
-		smp.Class, smp.Err = errclass.Other, fmt.Errorf("%s: build the request: %w", s.path, err)
+		smp.Class, smp.Err = errclass.NotSent, fmt.Errorf("%s: build the request: %w", s.path, err)
 		u.failure = smp.Err
 		u.shard.Record(&smp)
 		return false
@@ -66,6 +66,7 @@ func (u *vuser) build(s *step) error {
 	if string(b) != u.req.URL {
 		u.req.URL = string(b)
 		if err := u.req.Prepare(); err != nil {
+			u.req.URL = "" // not prepared: build it again next time
 			return err
 		}
 	}

@@ -132,8 +132,8 @@ func TestFailures(t *testing.T) {
 		{step("slow", "/slow", &Expect{MaxDuration: time.Millisecond}), errclass.Check, "expect max_duration 1ms"},
 		{step("that", "/", &Expect{That: []string{"json.next > 5"}}), errclass.Check, "expect json.next > 5: false"},
 		{step("that error", "/", &Expect{That: []string{"json.next.x"}}), errclass.Check, "expect json.next.x"},
-		{step("build", "/{{ pick(empty) }}", nil), errclass.Other, "pool empty is empty"},
-		{Step{Set: map[string]string{"x": `int("abc")`}}, errclass.Other, `x: int("abc")`},
+		{step("build", "/{{ pick(empty) }}", nil), errclass.NotSent, "pool empty is empty"},
+		{Step{Set: map[string]string{"x": `int("abc")`}}, errclass.NotSent, `x: int("abc")`},
 	}
 	for _, c := range cases {
 		spec := &Spec{Target: srv.URL, Pools: map[string][]any{"empty": nil},

@@ -127,6 +127,11 @@ type Step struct {
 	Repeat int
 	// While, an expression, is checked before each pass through Steps.
 	While string
+	// OnFailure says what a failure of this step does to the iteration:
+	// "stop" (the default) skips the iteration's later steps except its
+	// sleeps, which still pace the user; "continue" goes on with the next
+	// step, as k6 and Locust do after an unchecked response.
+	OnFailure string
 
 	// Capture sets user variables to expressions evaluated against the
 	// response of the step's request.
@@ -139,6 +144,12 @@ type Step struct {
 	Append map[string]string
 	Remove map[string]string
 }
+
+// The values of Step.OnFailure.
+const (
+	OnFailureStop     = "stop"
+	OnFailureContinue = "continue"
+)
 
 // A Request is an HTTP request. URL, the values of Query, Headers and Form,
 // the strings in JSON, and Body are templates.

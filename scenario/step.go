@@ -70,6 +70,13 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 	if s.While != "" {
 		st.while = c.expr(s.While, path+".while", sc)
 	}
+	switch s.OnFailure {
+	case "", OnFailureStop:
+	case OnFailureContinue:
+		st.goOn = true
+	default:
+		c.fail(path+".on_failure", "on_failure %q is neither stop nor continue", "write on_failure: continue to go on after a failure, or leave it out to stop the iteration's requests", s.OnFailure)
+	}
 	st.steps = c.steps(s.Steps, path+".steps", sc)
 
 	after := sc

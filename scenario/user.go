@@ -61,14 +61,46 @@ func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {
 	u.steps(ctx, u.sc.flow)
 }
 
-// steps runs ss in order; it reports false if one failed.
+// steps runs ss in order; it reports false if one failed without
+// on_failure: continue. A failure ends the iteration's requests, not its
+// pacing: the sleeps after the failed step still run, so a failing user
+// keeps the pace of a succeeding one instead of retrying at once.
 func (u *vuser) steps(ctx context.Context, ss []*step) bool {
+	ok := true
 	for _, s := range ss {
-		if !u.step(ctx, s) {
-			return false
+		switch {
+		case ok:
+			ok = u.step(ctx, s) || s.goOn && ctx.Err() == nil
+		default:
+			u.pace(ctx, s)
 		}
 	}
-	return true
+	return ok
+}
+
+// pace runs only the sleeps of s, after a failure earlier in the
+// iteration: a sleep step, or the sleeps of a group, pass by pass (one pass
+// for a group repeated while a condition holds).
+func (u *vuser) pace(ctx context.Context, s *step) {
+	if ctx.Err() != nil {
+		return
+	}
+	if s.when != nil {
+		if ok, err := u.cond(s.when); err != nil || !ok {
+			return
+		}
+	}
+	switch s.kind {
+	case kindSleep:
+		u.intended = time.Time{}
+		executor.Pause(ctx, s.sleep.length())
+	case kindGroup:
+		for range max(s.repeat, 1) {
+			for _, in := range s.steps {
+				u.pace(ctx, in)
+			}
+		}
+	}
 }
 
 // step runs s; it reports whether the iteration may go on.
@@ -175,11 +207,12 @@ func (u *vuser) effects(s *step) error {
 }
 
 // scriptError records a failure outside a request, in the row
-// scriptErrors, and ends the iteration.
+// scriptErrors, and ends the iteration. Nothing was sent: it is not a
+// request (errclass.NotSent).
 func (u *vuser) scriptError(path string, err error) bool {
 	now := time.Now()
 	u.failure = fmt.Errorf("%s: %w", path, err)
-	s := metrics.Sample{Endpoint: u.script, Start: now, End: now, Class: errclass.Other, Err: u.failure}
+	s := metrics.Sample{Endpoint: u.script, Start: now, End: now, Class: errclass.NotSent, Err: u.failure}
 	u.shard.Record(&s)
 	return false
 }

@@ -66,11 +66,11 @@ type counts struct {
 	latSumNs           int64
 	// notSent counts steps that failed before sending (errclass.NotSent):
 	// not requests, so in no other count.
-	notSent int64
-	phaseSumUs         [numPhases]int64
-	phaseMaxUs         [numPhases]int64
-	statuses           map[int]int64
-	errors             map[errclass.Class]*errCounts
+	notSent    int64
+	phaseSumUs [numPhases]int64
+	phaseMaxUs [numPhases]int64
+	statuses   map[int]int64
+	errors     map[errclass.Class]*errCounts
 }
 
 // add counts one sample whose latency and service time are latNs and svcNs.

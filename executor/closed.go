@@ -196,6 +196,7 @@ func (cr *closedRun) loop(s *slot, due time.Time) {
 	if s.user == nil {
 		s.user = cr.env.NewUser(s.id)
 	}
+	defer closeUser(s.user)
 	cr.rec.AddUsers(1)
 	defer cr.rec.AddUsers(-1)
 	sh := cr.rec.Shard(s.id)

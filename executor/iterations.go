@@ -131,6 +131,7 @@ func (ir *iterRun) take() bool {
 func (ir *iterRun) loop(v int) {
 	defer ir.users.Done()
 	u := ir.env.NewUser(v)
+	defer closeUser(u)
 	ir.rec.AddUsers(1)
 	defer ir.rec.AddUsers(-1)
 	sh := ir.rec.Shard(v)

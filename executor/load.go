@@ -47,6 +47,21 @@ type User interface {
 	Iterate(ctx context.Context, it Iteration)
 }
 
+// A Closer is a User that holds resources, such as its connections, to
+// release when it stops. Every model calls Close once the user's loop has
+// ended, after its last iteration; a user that starts again (a closed-model
+// ramp up after a ramp down) must still work after Close.
+type Closer interface {
+	Close()
+}
+
+// closeUser releases u's resources, if it holds any.
+func closeUser(u User) {
+	if c, ok := u.(Closer); ok {
+		c.Close()
+	}
+}
+
 // NewUser makes the virtual user with the given global id. It is called once
 // per user, possibly from several goroutines at once.
 type NewUser func(id int) User

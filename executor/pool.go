@@ -120,6 +120,7 @@ func (r *run) handOut(pool *idlePool, sh *metrics.Shard, due time.Time) {
 // until the pool closes, returning to the idle stack after each.
 func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
 	defer r.users.Done()
+	defer closeUser(pu.u)
 	r.rec.AddUsers(1)
 	defer r.rec.AddUsers(-1)
 	ready.Done()

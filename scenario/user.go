@@ -93,7 +93,7 @@ func (u *vuser) pace(ctx context.Context, s *step) {
 	switch s.kind {
 	case kindSleep:
 		u.intended = time.Time{}
-		executor.Pause(ctx, s.sleep.length())
+		executor.Pause(ctx, s.sleep.random(u.rng))
 	case kindGroup:
 		for range max(s.repeat, 1) {
 			for _, in := range s.steps {

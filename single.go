@@ -1,0 +1,141 @@
+package surge
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/httpc"
+)
+
+// A Request is one HTTP request: the whole journey of a single-URL test.
+type Request struct {
+	Method string
+	URL    string
+	Header http.Header
+	Body   []byte
+	HTTP   httpc.Options
+}
+
+// SingleURL returns a plan in which every iteration sends req once, under
+// load. Its statistics row is named "METHOD /path".
+func SingleURL(req Request, load executor.Load, thresholds []analysis.Threshold) (*Plan, error) {
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("url %q: want an absolute http:// or https:// URL, such as http://127.0.0.1:8080/", req.URL)
+	}
+	if req.Method == "" {
+		req.Method = http.MethodGet
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	name := req.Method + " " + path
+	hreq := &httpc.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	if err := hreq.Prepare(); err != nil {
+		return nil, err
+	}
+	sc := Scenario{
+		Name:        "default",
+		Load:        load,
+		Conns:       maxUsers(load),
+		SourceAddrs: len(req.HTTP.LocalAddrs),
+		Describe:    DescribeLoad(load),
+		Endpoints:   []string{name},
+		Users: func(rec *metrics.Recorder) executor.NewUser {
+			ep := rec.Endpoint(name)
+			return func(id int) executor.User {
+				return &requestUser{ep: ep, shard: rec.Shard(id), req: hreq, tr: httpc.New(req.HTTP)}
+			}
+		},
+	}
+	return &Plan{
+		Target:     u.Scheme + "://" + u.Host,
+		Scenarios:  []Scenario{sc},
+		Thresholds: thresholds,
+		Spec:       singleSpec(req, load),
+	}, nil
+}
+
+// requestUser sends one request per iteration over its own connections.
+type requestUser struct {
+	ep    metrics.EndpointID
+	shard *metrics.Shard
+	req   *httpc.Request
+	tr    httpc.Transport
+}
+
+// Close closes the user's connections.
+func (u *requestUser) Close() { u.tr.Close() }
+
+func (u *requestUser) Iterate(ctx context.Context, it executor.Iteration) {
+	s := metrics.Sample{Endpoint: u.ep, Intended: it.LatencyFrom()}
+	u.tr.Do(ctx, u.req, &s)
+	u.shard.Record(&s)
+}
+
+// maxUsers is the most virtual users load runs at once.
+func maxUsers(load executor.Load) int {
+	switch l := load.(type) {
+	case executor.Closed:
+		n := float64(l.Start)
+		for _, st := range l.Stages {
+			n = max(n, st.Target)
+		}
+		return int(n)
+	case executor.Open:
+		return l.MaxUsers
+	}
+	return 0
+}
+
+// DescribeLoad says in words what load a model applies.
+func DescribeLoad(load executor.Load) string {
+	stages := func(ss []executor.Stage, unit string) string {
+		parts := make([]string, len(ss))
+		for i, st := range ss {
+			parts[i] = fmt.Sprintf("%v→%g%s", st.Duration, st.Target, unit)
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch l := load.(type) {
+	case executor.Closed:
+		if len(l.Stages) == 1 && float64(l.Start) == l.Stages[0].Target {
+			return fmt.Sprintf("closed model: %d users for %v", l.Start, l.Stages[0].Duration)
+		}
+		return fmt.Sprintf("closed model: %d users, then %s", l.Start, stages(l.Stages, ""))
+	case executor.Open:
+		if len(l.Stages) == 1 && l.StartRate == l.Stages[0].Target {
+			return fmt.Sprintf("open model: %g/s for %v, up to %d users", l.StartRate, l.Stages[0].Duration, l.MaxUsers)
+		}
+		return fmt.Sprintf("open model: %g/s, then %s, up to %d users", l.StartRate, stages(l.Stages, "/s"), l.MaxUsers)
+	}
+	return fmt.Sprintf("%T", load)
+}
+
+// secretHeaders have their values redacted in the recorded plan.
+var secretHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "X-Auth-Token"}
+
+func singleSpec(req Request, load executor.Load) map[string]any {
+	h := map[string]string{}
+	for k, vs := range req.Header {
+		v := strings.Join(vs, ", ")
+		for _, s := range secretHeaders {
+			if strings.EqualFold(k, s) {
+				v = "REDACTED"
+			}
+		}
+		h[k] = v
+	}
+	return map[string]any{
+		"request": map[string]any{"method": req.Method, "url": req.URL, "headers": h, "body_bytes": len(req.Body),
+			"timeout": req.HTTP.Timeout.String(), "no_keepalive": req.HTTP.NoKeepAlive},
+		"load": DescribeLoad(load),
+	}
+}

@@ -39,6 +39,9 @@ type vuser struct {
 // testHookTask, if not nil, is called with every task a user picks.
 var testHookTask func(scenario string, task int)
 
+// Close closes the user's idle connections when it stops (executor.Closer).
+func (u *vuser) Close() { u.tr.Close() }
+
 // Iterate runs one iteration: the user's start steps if they have not run
 // yet, then one task picked by weight, or the flow.
 func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {

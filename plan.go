@@ -9,12 +9,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/health"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/monitor"
 )
 
 // A Plan is a validated load test: one or more scenarios that run
@@ -39,6 +41,10 @@ type Plan struct {
 	// meant to start in it are kept out of the totals, the endpoints and
 	// the thresholds, and counted in the result's warmup block.
 	Warmup time.Duration
+	// Monitors are the servers watched during the run, each on the run's
+	// timeline (see package monitor). In a split plan only segment 0
+	// samples them.
+	Monitors []monitor.Spec
 }
 
 // A Scenario is one journey run by virtual users under one load model.
@@ -85,6 +91,25 @@ func (p *Plan) Validate() error {
 	}
 	if p.Warmup > 0 && p.Warmup >= p.Duration() {
 		return fmt.Errorf("warm-up %v is not shorter than the run (%v): nothing would be measured", p.Warmup, p.Duration())
+	}
+	sources := map[string]monitor.Spec{}
+	for _, m := range p.Monitors {
+		if _, dup := sources[m.Name]; dup {
+			return fmt.Errorf("monitor %q is named twice; give every source a name of its own", m.Name)
+		}
+		sources[m.Name] = m
+	}
+	for _, t := range p.Thresholds {
+		if t.Source == "" {
+			continue
+		}
+		m, ok := sources[t.Source]
+		if !ok {
+			return fmt.Errorf("threshold %q names monitor %q, which this plan does not have; add --monitor %s=SPEC", t.Expr, t.Source, t.Source)
+		}
+		if !m.HasSeries(t.Series) {
+			return fmt.Errorf("threshold %q: a %s source has no series %q; it has %s", t.Expr, m.Kind, t.Series, strings.Join(m.SeriesHelp(), ", "))
+		}
 	}
 	names := p.Endpoints()
 	for _, t := range p.Thresholds {

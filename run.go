@@ -16,6 +16,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/health"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/report"
 )
 
@@ -100,6 +101,10 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		rec.Notify(opts.Coordinator.Point)
 	}
 	rec.Begin(start, probe)
+	var watch *monitor.Sampling
+	if len(p.Monitors) > 0 && opts.Segment.Index == 0 {
+		watch = monitor.Start(p.Monitors, start)
+	}
 
 	stopCh := make(chan struct{})
 	release := context.AfterFunc(ctx, func() { close(stopCh) })
@@ -143,6 +148,11 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	stopCheckpoints()
 	end := time.Now()
 	rec.Finish(end)
+	var watched *metrics.Monitor
+	if watch != nil {
+		watched = watch.Stop()
+		watched.Segment = opts.Segment.Index
+	}
 	if progressDone != nil {
 		progressDone()
 	}
@@ -188,6 +198,7 @@ func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *he
 			res.Plan = b
 		}
 	}
+	res.Monitor = watched
 	res.Generator.Cores = probe.Cores()
 	res.Generator.Warnings = append([]string{}, warnings...)
 	analysis.JudgeGenerator(res)

@@ -29,6 +29,11 @@ type Threshold struct {
 	// limitRate is an error-rate limit exactly as written, as a fraction.
 	limitRate *big.Rat
 	unit      string
+	// Source, Series and Agg are set for a threshold on a monitored
+	// series (NAME.SERIES[.AGG], such as api.cpu.mean<30%): the source's
+	// name, the series and how its per-second values are reduced over
+	// the measured period (mean, max, min, last, pNN; max if not given).
+	Source, Series, Agg string
 }
 
 var thresholdRE = regexp.MustCompile(`^\s*(?:(.+?)\s*:\s*)?(p\d+(?:\.\d+)?|min|mean|max|errors|rps|requests|failures|dropped)\s*(<=|>=|<|>)\s*([0-9.]+)\s*([a-zµ%/]*)\s*$`)
@@ -36,7 +41,13 @@ var thresholdRE = regexp.MustCompile(`^\s*(?:(.+?)\s*:\s*)?(p\d+(?:\.\d+)?|min|m
 // ParseThreshold parses expr. Latency limits need a unit (us, ms, s, m);
 // error limits are a percentage ("1%") or a fraction ("0.01"); rps limits
 // may say "/s".
+//
+// A threshold on a monitored source is NAME.SERIES[.AGG] OP VALUE: see
+// docs/monitoring.md.
 func ParseThreshold(expr string) (Threshold, error) {
+	if t, ok, err := parseMonitorThreshold(expr); ok {
+		return t, err
+	}
 	m := thresholdRE.FindStringSubmatch(expr)
 	if m == nil {
 		return Threshold{}, fmt.Errorf("threshold %q: want [endpoint:]METRIC OP VALUE, such as p95<500ms, errors<1%%, rps>100 or \"GET /:p99<=2s\"; metrics are pNN, min, mean, max, errors, rps, requests, failures, dropped", expr)
@@ -104,6 +115,9 @@ func isLatency(metric string) bool {
 
 // Eval judges t against r.
 func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
+	if t.Source != "" {
+		return t.evalMonitor(r)
+	}
 	out := metrics.ThresholdResult{Expr: t.Expr, Endpoint: t.Endpoint, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
 	if t.unit == "%" {
 		out.Limit = t.Limit * 100

@@ -114,6 +114,7 @@ func Merge(parts ...*Result) (*Result, error) {
 	if err := mergeStreams(out, parts); err != nil {
 		return nil, err
 	}
+	out.Monitor = mergeMonitor(parts)
 	warnings := out.Generator.Warnings
 	out.Generator = generatorOf(series, lag)
 	out.Generator.Cores = parts[0].Generator.Cores

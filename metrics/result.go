@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the version of the result document written by this
 // package. It changes only when a field changes meaning or disappears.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // A Result is everything a run measured: one JSON document, enough to
 // print the summary, draw the report, evaluate thresholds and merge with the
@@ -36,6 +36,8 @@ type Result struct {
 	// Capacity, if not nil, holds a search for the maximum sustainable
 	// load: every step and the verdict.
 	Capacity *Capacity `json:"capacity,omitempty"`
+	// Monitor, if the run watched servers, holds their series.
+	Monitor *Monitor `json:"monitor,omitempty"`
 }
 
 // Warmup counts the operations meant to start in the warm-up period at the
@@ -236,13 +238,16 @@ type Generator struct {
 
 // A ThresholdResult is one threshold and its verdict.
 type ThresholdResult struct {
-	Expr     string  `json:"expr"`
-	OK       bool    `json:"ok"`
-	Endpoint string  `json:"endpoint,omitempty"`
-	Metric   string  `json:"metric"`
-	Actual   float64 `json:"actual"`
-	Limit    float64 `json:"limit"`
-	Unit     string  `json:"unit"` // "ms", "%", "/s" or "" for counts
+	Expr     string `json:"expr"`
+	OK       bool   `json:"ok"`
+	Endpoint string `json:"endpoint,omitempty"`
+	// Source is the monitored source a threshold on a server's series
+	// judges (api in api.cpu<30%).
+	Source string  `json:"source,omitempty"`
+	Metric string  `json:"metric"`
+	Actual float64 `json:"actual"`
+	Limit  float64 `json:"limit"`
+	Unit   string  `json:"unit"` // "ms", "%", "/s" or "" for counts
 	// Note says why a threshold could not be judged, which fails it.
 	Note string `json:"note,omitempty"`
 }
@@ -271,8 +276,14 @@ func ReadFile(path string) (*Result, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s is not a surge result: %w", path, err)
 	}
-	if r.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("%s has schema_version %d; this surge reads version %d", path, r.SchemaVersion, SchemaVersion)
+	switch r.SchemaVersion {
+	case SchemaVersion:
+	case 1:
+		// Version 2 only added fields (monitor): a version 1 document
+		// reads as a version 2 one without them.
+		r.SchemaVersion = SchemaVersion
+	default:
+		return nil, fmt.Errorf("%s has schema_version %d; this surge reads versions 1 to %d", path, r.SchemaVersion, SchemaVersion)
 	}
 	return &r, nil
 }

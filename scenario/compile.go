@@ -15,6 +15,7 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/monitor"
 )
 
 // Compile checks spec as a whole and compiles it into a plan: every
@@ -104,11 +105,32 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	c.checkUniques()
 	c.checkSearch(spec.Search)
 	plan.Warmup = time.Duration(float64(spec.Warmup) * scale)
+	for _, name := range slices.Sorted(maps.Keys(spec.Monitor)) {
+		m, err := monitor.Parse(name, spec.Monitor[name])
+		if err != nil {
+			c.fail("monitor."+name, "%v", "a source is process:PID, process:NAME, cgroup:PATH, container:ID, host or prometheus:URL (docs/monitoring.md)", err)
+			continue
+		}
+		plan.Monitors = append(plan.Monitors, m)
+	}
+	for _, m := range opts.Monitors {
+		if _, dup := spec.Monitor[m.Name]; dup {
+			c.fail("monitor."+m.Name, "--monitor %s is also in the file's monitor: map", "give it one name or the other", m.Name)
+			continue
+		}
+		plan.Monitors = append(plan.Monitors, m)
+	}
 	for i, expr := range spec.Thresholds {
 		t, err := analysis.ParseThreshold(expr)
 		if err != nil {
 			c.fail(fmt.Sprintf("thresholds[%d]", i), "%v", "", err)
 			continue
+		}
+		if t.Source != "" {
+			if _, ok := spec.Monitor[t.Source]; !ok && !slices.ContainsFunc(opts.Monitors, func(m monitor.Spec) bool { return m.Name == t.Source }) {
+				c.fail(fmt.Sprintf("thresholds[%d]", i), "threshold %q names monitor %q, which the file does not have",
+					"add it under monitor: (such as "+t.Source+": process:NAME), or pass --monitor "+t.Source+"=SPEC", expr, t.Source)
+			}
 		}
 		if t.Endpoint != "" {
 			if _, ok := c.eps[t.Endpoint]; !ok {

@@ -56,5 +56,6 @@ func describe(spec *Spec, target string, p *program) map[string]any {
 		"scenarios":  scenarios,
 		"thresholds": spec.Thresholds,
 		"seed":       p.seed,
+		"monitor":    spec.Monitor,
 	}
 }

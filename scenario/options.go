@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
@@ -21,6 +22,9 @@ type Options struct {
 	// Env holds values for env(), looked up before the process
 	// environment.
 	Env map[string]string
+	// Monitors are sources watched besides the file's monitor: map (from
+	// --monitor); the file's thresholds may name them.
+	Monitors []monitor.Spec
 
 	// Users, if positive, sets the peak number of users of every scenario
 	// (closed and iterations models), keeping the shape of its ramps.

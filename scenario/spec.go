@@ -48,6 +48,10 @@ type Spec struct {
 	// Thresholds judge the result, such as "p95<1000ms" or "errors<1%"
 	// (see analysis.ParseThreshold).
 	Thresholds []string
+	// Monitor names the servers watched during the run: source name →
+	// spec, such as api: process:nginx or db: prometheus:http://db:9187/metrics
+	// (see monitor.Parse). Thresholds name them as NAME.SERIES.
+	Monitor map[string]string
 	// Search, if not nil, makes the file a breaking-point search (surge
 	// find-max) rather than one run at the scenarios' loads.
 	Search *Search

@@ -12,6 +12,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
@@ -88,6 +89,19 @@ func parseThresholds(exprs []string) ([]analysis.Threshold, error) {
 		ths = append(ths, t)
 	}
 	return ths, nil
+}
+
+// parseMonitors parses the values of --monitor.
+func parseMonitors(flags []string) ([]monitor.Spec, error) {
+	var out []monitor.Spec
+	for _, f := range flags {
+		m, err := monitor.ParseFlag(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // httpOptions returns the HTTP client options the flags set, with the

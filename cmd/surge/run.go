@@ -34,6 +34,7 @@ type runFlags struct {
 	checkpoint time.Duration // how often to write the result so far to out
 	report     string        // the HTML report to write
 	thresholds []string
+	monitors   []string
 	quiet      bool
 	placementFlags
 }
@@ -117,6 +118,7 @@ its last seconds; the final result replaces the last checkpoint.`,
 	fs.StringVar(&f.report, "report", "", "write the HTML report to this file")
 	f.placementFlags.register(fs)
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
+	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch a server during the run, as NAME=SPEC: api=process:nginx, api=process:1234, db=cgroup:PATH, app=container:ID, host=host, app=prometheus:URL (repeatable; docs/monitoring.md)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
 	return cmd
 }
@@ -138,6 +140,9 @@ func buildRunPlan(f *runFlags, changed func(string) bool) (*surge.Plan, error) {
 	}
 	plan, err := surge.SingleURL(req, load, ths)
 	if err != nil {
+		return nil, err
+	}
+	if plan.Monitors, err = parseMonitors(f.monitors); err != nil {
 		return nil, err
 	}
 	return plan, plan.Validate()

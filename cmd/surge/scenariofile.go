@@ -77,6 +77,9 @@ func buildFilePlan(path string, f *runFlags, ff *fileFlags, changed func(string)
 		}
 		opts.Think = &p
 	}
+	if opts.Monitors, err = parseMonitors(f.monitors); err != nil {
+		return nil, err
+	}
 	plan, err := yamlfile.Load(path, opts)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 
 // The keys of each mapping of a scenario file.
 var (
-	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "search"}
+	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "search", "monitor"}
 	defaultsKeys = []string{"headers", "timeout", "cookies"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
@@ -58,6 +58,8 @@ func (d *decoder) spec(root ast.Node) *scenario.Spec {
 			s.Warmup, _ = d.duration(f.val, p, "warmup")
 		case "search":
 			s.Search = d.search(f.val)
+		case "monitor":
+			s.Monitor, _ = d.stringMap(f.val, p, "a monitor spec")
 		case "thresholds":
 			items, _ := d.list(f.val, p, "thresholds")
 			for i, item := range items {

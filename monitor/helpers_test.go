@@ -1,0 +1,178 @@
+package monitor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/surge-load/surge/demo"
+	"github.com/surge-load/surge/metrics"
+)
+
+// TestMain lets the test binary run as the processes the tests watch:
+// SURGE_MONITOR_CHILD=demo serves the demo, =spin burns CPU; each prints
+// its address (or "ready") and runs until its standard input closes.
+func TestMain(m *testing.M) {
+	switch os.Getenv("SURGE_MONITOR_CHILD") {
+	case "demo":
+		cfg := demo.DefaultConfig()
+		cfg.CPUCost = 2 * time.Millisecond
+		srv, err := demo.Start(context.Background(), "127.0.0.1:0", cfg)
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		fmt.Println(srv.URL)
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case "spin":
+		fmt.Println("ready")
+		go func() { io.Copy(io.Discard, os.Stdin); os.Exit(0) }()
+		x := 0
+		for {
+			x++
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// A child is a process the test started and watches.
+type child struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	first string // the first line it printed
+}
+
+// startChild runs the test binary as kind (see TestMain), with tag among
+// its arguments so a process:NAME source can find it and nothing else.
+func startChild(t *testing.T, kind, tag string) *child {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$", "-surge-child="+tag)
+	cmd.Env = append(os.Environ(), "SURGE_MONITOR_CHILD="+kind)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: cmd, stdin: stdin}
+	t.Cleanup(func() { c.stop() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("child %s: %v", kind, err)
+	}
+	c.first = strings.TrimSpace(line)
+	return c
+}
+
+func (c *child) stop() {
+	c.stdin.Close()
+	done := make(chan struct{})
+	go func() { c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		c.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// procCPU reads the CPU seconds process pid has used, from /proc/PID/stat
+// (fields 14 and 15, in clock ticks of 1/100 s).
+func procCPUSeconds(t *testing.T, pid int) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	u, _ := strconv.ParseFloat(fields[11], 64)
+	k, _ := strconv.ParseFloat(fields[12], 64)
+	return (u + k) / 100
+}
+
+// procRSS reads the resident memory of pid from /proc/PID/statm.
+func procRSS(t *testing.T, pid int) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	pages, _ := strconv.ParseFloat(f[1], 64)
+	return pages * float64(os.Getpagesize())
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// series returns the values of name on src, or fails.
+func seriesOf(t *testing.T, src metrics.MonitorSource, name string) []float64 {
+	t.Helper()
+	for _, s := range src.Series {
+		if s.Name == name {
+			return s.Values
+		}
+	}
+	var names []string
+	for _, s := range src.Series {
+		names = append(names, s.Name)
+	}
+	t.Fatalf("source %s has no series %s; it has %v (gaps %v)", src.Name, name, names, src.Gaps)
+	return nil
+}
+
+// load sends requests to url from n goroutines until stop is closed.
+func load(url string, n int, stop <-chan struct{}) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := http.Get(url)
+				if err != nil {
+					fmt.Println("load:", err)
+					time.Sleep(10 * time.Millisecond)
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+	}
+	return &wg
+}

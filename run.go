@@ -171,6 +171,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		interrupted = interrupted || o.Interrupted
 	}
 	res := rec.Result(stopped.Sub(start))
+	res.Monitor = watched
 	res.Run.Interrupted = interrupted
 	if interrupted {
 		res.Run.StopReason = "stopped before the plan's end"
@@ -198,7 +199,6 @@ func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *he
 			res.Plan = b
 		}
 	}
-	res.Monitor = watched
 	res.Generator.Cores = probe.Cores()
 	res.Generator.Warnings = append([]string{}, warnings...)
 	analysis.JudgeGenerator(res)

@@ -184,8 +184,9 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 }
 
 // complete fills in what the recorder does not know of a result (the tool,
-// the run's metadata, the plan), then judges it: the generator's health,
-// collapse and the thresholds.
+// the run's metadata, the plan), judges it (the generator's health,
+// collapse and the thresholds), and sanitizes it: no secret or raw control
+// character reaches an output.
 func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *health.Probe, warnings []string, opts Options) {
 	res.Tool = metrics.Tool{Name: "surge", Version: Version}
 	res.Run.ID = id
@@ -204,6 +205,7 @@ func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *he
 	analysis.JudgeGenerator(res)
 	res.Collapse = analysis.DetectCollapse(res)
 	analysis.Evaluate(res, p.Thresholds)
+	res.Sanitize()
 }
 
 // checkpoints hands opts.Checkpoint a result of the run so far at every

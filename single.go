@@ -11,6 +11,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
+	"github.com/surge-load/surge/sanitize"
 )
 
 // A Request is one HTTP request: the whole journey of a single-URL test.
@@ -119,22 +120,13 @@ func DescribeLoad(load executor.Load) string {
 	return fmt.Sprintf("%T", load)
 }
 
-// secretHeaders have their values redacted in the recorded plan.
-var secretHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "X-Auth-Token"}
-
 func singleSpec(req Request, load executor.Load) map[string]any {
 	h := map[string]string{}
 	for k, vs := range req.Header {
-		v := strings.Join(vs, ", ")
-		for _, s := range secretHeaders {
-			if strings.EqualFold(k, s) {
-				v = "REDACTED"
-			}
-		}
-		h[k] = v
+		h[k] = sanitize.Header(k, strings.Join(vs, ", "))
 	}
 	return map[string]any{
-		"request": map[string]any{"method": req.Method, "url": req.URL, "headers": h, "body_bytes": len(req.Body),
+		"request": map[string]any{"method": req.Method, "url": sanitize.URL(req.URL), "headers": h, "body_bytes": len(req.Body),
 			"timeout": req.HTTP.Timeout.String(), "no_keepalive": req.HTTP.NoKeepAlive},
 		"load": DescribeLoad(load),
 	}

@@ -266,7 +266,8 @@ func (r *Result) WriteFile(path string) error {
 }
 
 // ReadFile reads a result written by WriteFile, rejecting unknown schema
-// versions.
+// versions, and sanitizes it (Result.Sanitize): a file from anywhere shows
+// no secret and no raw control character.
 func ReadFile(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -285,5 +286,6 @@ func ReadFile(path string) (*Result, error) {
 	default:
 		return nil, fmt.Errorf("%s has schema_version %d; this surge reads versions 1 to %d", path, r.SchemaVersion, SchemaVersion)
 	}
+	r.Sanitize()
 	return &r, nil
 }

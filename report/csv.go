@@ -12,6 +12,7 @@ import (
 
 	"github.com/surge-load/surge/atomicfile"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/sanitize"
 )
 
 // CSV file names written by WriteCSV.
@@ -28,7 +29,9 @@ const (
 // per interval of the run), errors.csv (one row per error class) and, for
 // the result of a breaking-point search, capacity.csv (one row per step).
 // Headers name each column with its unit; numbers are plain, with a point
-// for decimals, so spreadsheets read them as numbers. It returns the paths
+// for decimals, so spreadsheets read them as numbers; a text cell that a
+// spreadsheet would take for a formula (=, +, -, @) starts with an
+// apostrophe (sanitize.CSVCell). It returns the paths
 // written.
 func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -73,7 +76,7 @@ func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
 	cw.Write(head)
 	row := func(name string, s *metrics.Stats) {
 		l := s.Latency
-		rec := []string{name, itoa(s.Requests), itoa(s.Failures), itoa(s.Dropped), ftoa(100 * s.ErrorRate), ftoa(s.RPS),
+		rec := []string{sanitize.CSVCell(name), itoa(s.Requests), itoa(s.Failures), itoa(s.Dropped), ftoa(100 * s.ErrorRate), ftoa(s.RPS),
 			ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.P999), ftoa(l.Max),
 			ftoa(s.ServiceTime.P50), ftoa(s.ServiceTime.P99), itoa(s.BytesIn), itoa(s.BytesOut)}
 		for _, p := range phasesOf(&s.Timing) {
@@ -101,7 +104,7 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 		"Requests", "Successes", "Failures", "Dropped", "Throughput (requests/s)", "Error rate (%)",
 		"Latency p50 (ms)", "Latency p90 (ms)", "Latency p95 (ms)", "Latency p99 (ms)", "Latency max (ms)"}
 	for _, c := range classes {
-		head = append(head, "Errors: "+c)
+		head = append(head, sanitize.CSVCell("Errors: "+c))
 	}
 	head = append(head, "Generator CPU (% of all cores)", "Generator lag p99 (ms)", "Generator goroutines", "Generator heap (bytes)")
 	all := make([]*metrics.Point, len(r.Series))
@@ -112,7 +115,7 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 	if streams {
 		head = append(head, "Open streams", "Streams opened", "Stream events")
 		for _, e := range ends {
-			head = append(head, "Streams ended: "+e)
+			head = append(head, sanitize.CSVCell("Streams ended: "+e))
 		}
 	}
 	cw.Write(head)
@@ -171,7 +174,8 @@ func ErrorsCSVTo(w io.Writer, r *metrics.Result) error {
 			}
 			samples += fmt.Sprintf("%s (%d times)", m.Message, m.Count)
 		}
-		cw.Write([]string{e.Class, itoa(e.Count), share, countedAs(e.Statuses, "%s: %d"), countedAs(e.Endpoints, "%s: %d"), e.Hint, samples})
+		cw.Write([]string{sanitize.CSVCell(e.Class), itoa(e.Count), share, sanitize.CSVCell(countedAs(e.Statuses, "%s: %d")),
+			sanitize.CSVCell(countedAs(e.Endpoints, "%s: %d")), sanitize.CSVCell(e.Hint), sanitize.CSVCell(samples)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -198,8 +202,8 @@ func CapacityCSVTo(w io.Writer, r *metrics.Result) error {
 			cw.Write([]string{ftoa(st.Level), st.Phase, ftoa(st.StartS), ftoa(st.JudgedS), itoa(st.Requests), itoa(st.Failures), itoa(st.Dropped),
 				ftoa(st.RPS), ftoa(st.OKRPS),
 				ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.P999), ftoa(l.Max),
-				ftoa(100 * st.ErrorRate), st.DominantError, ftoa(st.GeneratorCPUPercent), strconv.FormatBool(st.OK), st.Reason,
-				strings.Join(st.Broken, "; "), st.Detail})
+				ftoa(100 * st.ErrorRate), sanitize.CSVCell(st.DominantError), ftoa(st.GeneratorCPUPercent), strconv.FormatBool(st.OK),
+				sanitize.CSVCell(st.Reason), sanitize.CSVCell(strings.Join(st.Broken, "; ")), sanitize.CSVCell(st.Detail)})
 		}
 	}
 	cw.Flush()

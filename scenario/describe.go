@@ -1,24 +1,16 @@
 package scenario
 
 import (
-	"net/http"
-	"slices"
-
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/sanitize"
 )
-
-// secretHeaders have their values redacted in the recorded plan.
-var secretHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "X-Auth-Token"}
 
 // describe returns what the result document records as the plan: the
 // scenarios, their loads and statistics rows, without secrets.
 func describe(spec *Spec, target string, p *program) map[string]any {
 	headers := map[string]string{}
 	for k, v := range spec.Defaults.Headers {
-		if slices.Contains(secretHeaders, http.CanonicalHeaderKey(k)) {
-			v = "REDACTED"
-		}
-		headers[k] = v
+		headers[k] = sanitize.Header(k, v)
 	}
 	var scenarios []map[string]any
 	for _, cs := range p.scenarios {

@@ -38,7 +38,7 @@ func SingleURL(req Request, load executor.Load, thresholds []analysis.Threshold)
 		path = "/"
 	}
 	name := req.Method + " " + path
-	hreq := &httpc.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}
+	hreq := &httpc.Request{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body, NoHeader: true}
 	if err := hreq.Prepare(); err != nil {
 		return nil, err
 	}

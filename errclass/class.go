@@ -16,6 +16,7 @@ const (
 	Reset          Class = "reset"
 	Timeout        Class = "timeout"
 	Closed         Class = "closed"
+	Protocol       Class = "protocol"
 	TLS            Class = "tls"
 	LocalPorts     Class = "local_ports"
 	LocalFDs       Class = "local_fds"
@@ -39,6 +40,7 @@ var hints = map[Class]string{
 	Reset:          "the server (or a proxy) reset the connection: it crashed, hit a limit, or closed a busy socket",
 	Timeout:        "connected, but the response did not arrive within the timeout: the server accepted and did not answer",
 	Closed:         "the server closed the connection before the response was complete",
+	Protocol:       "the response broke HTTP (malformed status line, header or chunk framing, or a head over the size limit): look at what the server, or a proxy in front of it, sends",
 	TLS:            "TLS handshake or certificate failure",
 	LocalPorts:     "the generator ran out of ephemeral ports (EADDRNOTAVAIL): widen ip_local_port_range or use --local-addrs",
 	LocalFDs:       "the generator hit its open-files limit (EMFILE/ENFILE): raise ulimit -n",
@@ -59,7 +61,7 @@ func (c Class) Known() bool { _, ok := hints[c]; return ok }
 
 // All lists every class, in the order reports show them.
 func All() []Class {
-	return []Class{DNS, ConnectRefused, ConnectTimeout, Reset, Timeout, Closed, TLS,
+	return []Class{DNS, ConnectRefused, ConnectTimeout, Reset, Timeout, Closed, Protocol, TLS,
 		LocalPorts, LocalFDs, HTTP4xx, HTTP5xx, Check, Dropped, Interrupted, NotSent, Other}
 }
 

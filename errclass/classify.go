@@ -16,6 +16,11 @@ import (
 // fail with it (directly or as a context's cause) are classed Interrupted.
 var ErrInterrupted = errors.New("interrupted: the run stopped before the operation finished")
 
+// ErrProtocol is matched (errors.Is) by the errors of responses that break
+// the protocol: a malformed status line or header, a head longer than the
+// limit, bad chunk framing. They are classed Protocol.
+var ErrProtocol = errors.New("protocol violation")
+
 // A Phase says how far an operation had come when it failed. The same error
 // means different things before and after the connection is established: a
 // timeout while dialing is a connect timeout, after it a response timeout.
@@ -38,6 +43,9 @@ func Classify(err error, phase Phase) Class {
 	}
 	if errors.Is(err, ErrInterrupted) {
 		return Interrupted
+	}
+	if errors.Is(err, ErrProtocol) {
+		return Protocol
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
@@ -79,6 +87,11 @@ func Classify(err error, phase Phase) Class {
 		// An HTTP/2 RST_STREAM from the server: the stream-level reset.
 		return Reset
 	}
+	for _, s := range protocolMessages {
+		if strings.Contains(msg, s) {
+			return Protocol
+		}
+	}
 	for _, s := range closedMessages {
 		if strings.Contains(msg, s) {
 			return Closed
@@ -88,6 +101,23 @@ func Classify(err error, phase Phase) Class {
 		return TLS
 	}
 	return Other
+}
+
+// protocolMessages are net/http's unexported errors for a response that
+// breaks HTTP. They come before closedMessages: net/http reports a
+// malformed response as "transport connection broken: malformed HTTP
+// response".
+var protocolMessages = []string{
+	"malformed HTTP",        // status line, version, status code, response
+	"malformed MIME header", // header lines
+	"server response headers exceeded",
+	"unsupported transfer encoding",
+	"invalid Trailer key",
+	"too many 1xx informational responses",
+	"message cannot contain multiple Content-Length headers",
+	"bad Content-Length",
+	"chunk length", // "invalid byte in chunk length", "http chunk length too large"
+	"malformed chunked encoding",
 }
 
 // closedMessages are net/http's unexported errors for a connection the

@@ -87,6 +87,7 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 		Dropped:              dropped,
 		BytesIn:              st.bytesIn,
 		BytesOut:             st.bytesOut,
+		Interim:              st.interim,
 		Latency:              percentilesOfCounts(st.latency, &st.counts),
 		ServiceTime:          percentilesExact(st.service, st.svcMinNs, st.svcMaxNs, 0),
 		Statuses:             map[string]int64{},

@@ -58,6 +58,7 @@ func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 }
 type counts struct {
 	requests, failures int64
 	bytesIn, bytesOut  int64
+	interim            int64 // informational (1xx) responses
 	// The exact extremes and the sum of latencies, in nanoseconds, kept
 	// outside the histograms (which know values only to within their
 	// precision); meaningful only when requests > 0.
@@ -94,6 +95,7 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	c.requests++
 	c.bytesIn += s.BytesIn
 	c.bytesOut += s.BytesOut
+	c.interim += int64(s.Interim)
 	for i, d := range phasesOf(&s.Timing) {
 		us := micros(d)
 		c.phaseSumUs[i] += us
@@ -150,6 +152,7 @@ func (c *counts) merge(o *counts) {
 	c.failures += o.failures
 	c.notSent += o.notSent
 	c.bytesIn += o.bytesIn
+	c.interim += o.interim
 	c.bytesOut += o.bytesOut
 	for i := range c.phaseSumUs {
 		c.phaseSumUs[i] += o.phaseSumUs[i]

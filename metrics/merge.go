@@ -136,6 +136,7 @@ func fromStats(s *Stats) (*stats, error) {
 	}
 	st.requests, st.failures, st.notSent = s.Requests, s.Failures, s.NotSent
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
+	st.interim = s.Interim
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
 	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)
 	st.latSumNs = int64(math.Round(s.Latency.Mean * 1e6 * float64(s.Requests)))

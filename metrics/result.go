@@ -114,9 +114,12 @@ type Stats struct {
 	// from 0 to 1.
 	ErrorRate float64 `json:"error_rate"`
 	// RPS is Requests per second of the run's active load period.
-	RPS         float64          `json:"rps"`
-	BytesIn     int64            `json:"bytes_in"`
-	BytesOut    int64            `json:"bytes_out"`
+	RPS      float64 `json:"rps"`
+	BytesIn  int64   `json:"bytes_in"`
+	BytesOut int64   `json:"bytes_out"`
+	// Interim counts informational responses (HTTP 1xx) received before
+	// the final ones; they are not requests.
+	Interim     int64            `json:"interim_responses,omitempty"`
 	Latency     Percentiles      `json:"latency_ms"`
 	ServiceTime Percentiles      `json:"service_time_ms"`
 	Timing      TimingStats      `json:"timing_ms"`

@@ -42,6 +42,9 @@ type Sample struct {
 	Err      error          // the failure's error, kept as a sample message
 	BytesIn  int64          // bytes received on the wire, headers included
 	BytesOut int64          // bytes sent on the wire, headers included
+	// Interim counts the informational responses (HTTP 1xx, such as 100
+	// Continue or 103 Early Hints) that came before the final one.
+	Interim int
 }
 
 // Latency is the time from the intended start to the end.

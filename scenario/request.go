@@ -73,6 +73,7 @@ func (u *vuser) build(s *step) error {
 	u.req.Method = r.method
 	u.req.Timeout = r.timeout
 	u.req.KeepBody = s.keepBody
+	u.req.NoHeader = !s.needHeaders && u.jar == nil
 	u.req.Header = r.static
 	if u.req.Header == nil {
 		h := make(http.Header, len(r.headers))

@@ -40,10 +40,14 @@ func (c *countingConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.bytes.in.Add(int64(n))
 	if err != nil {
-		c.failure.CompareAndSwap(nil, &err)
+		c.readFailed(err)
 	}
 	return n, err
 }
+
+// readFailed notes the first failed read. A function of its own, so that
+// err is moved to the heap only when there is one.
+func (c *countingConn) readFailed(err error) { c.failure.CompareAndSwap(nil, &err) }
 
 // readFailure returns the error of the first failed read, or nil.
 func (c *countingConn) readFailure() error {

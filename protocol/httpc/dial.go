@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http/httptrace"
+	"sync/atomic"
 	"time"
 
 	"github.com/surge-load/surge/protocol/netdial"
@@ -25,6 +26,17 @@ type dialer struct {
 	bytes *wireBytes
 	tcp   []net.Dialer // one per local address
 	tls   *tls.Config
+
+	// adopt is a TLS connection the HTTP/1.1 client dialed and whose
+	// handshake chose HTTP/2, waiting for net/http's next dial to take it.
+	adopt atomic.Pointer[adoptee]
+}
+
+// An adoptee is a connection handed to net/http.
+type adoptee struct {
+	addr string
+	conn *tls.Conn
+	cc   *countingConn
 }
 
 func newDialer(opts Options, epoch time.Time, bytes *wireBytes) *dialer {
@@ -58,6 +70,17 @@ func (d *dialer) dialTCP(ctx context.Context, network, addr string) (net.Conn, e
 // https and performs the TLS handshake, offering HTTP/2. net/http switches
 // to HTTP/2 when the handshake negotiated it.
 func (d *dialer) dialTLS(ctx context.Context, network, addr string) (net.Conn, error) {
+	if a := d.adopt.Swap(nil); a != nil {
+		if a.addr == addr {
+			// Dialed for the request in flight: it made the connection.
+			if rc, _ := ctx.Value(requestKey{}).(*requestCtx); rc != nil {
+				a.cc.dial.owner = rc
+				rc.lastDial.Store(a.cc.dial)
+			}
+			return a.conn, nil
+		}
+		a.conn.Close()
+	}
 	conn, ctx, err := d.dial(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -92,6 +115,13 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn,
 		rc.lastDial.Store(rec)
 		ctx = rc
 	}
+	conn, err := d.dialRecorded(ctx, network, addr, rec)
+	return conn, ctx, err
+}
+
+// dialRecorded opens a counting TCP connection to addr, recording the
+// stamps of its steps in rec.
+func (d *dialer) dialRecorded(ctx context.Context, network, addr string, rec *dialRecord) (*countingConn, error) {
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		DNSStart: func(httptrace.DNSStartInfo) { rec.dnsStart.Store(stamp(d.epoch)) },
 		DNSDone:  func(httptrace.DNSDoneInfo) { rec.dnsDone.Store(stamp(d.epoch)) },
@@ -108,9 +138,9 @@ func (d *dialer) dial(ctx context.Context, network, addr string) (*countingConn,
 	})
 	conn, err := d.tcpDialer().DialContext(ctx, network, addr)
 	if err != nil {
-		return nil, ctx, err
+		return nil, err
 	}
-	return &countingConn{Conn: conn, bytes: d.bytes, dial: rec, epoch: d.epoch}, ctx, nil
+	return &countingConn{Conn: conn, bytes: d.bytes, dial: rec, epoch: d.epoch}, nil
 }
 
 // tcpDialer returns the dialer for the next connection: the local

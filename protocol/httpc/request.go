@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -25,12 +27,26 @@ type Request struct {
 	// timing includes it and the connection can be reused.
 	KeepBody bool
 
+	// NoHeader leaves Response.Header nil, which saves building it.
+	NoHeader bool
+
 	// Timeout overrides Options.Timeout for this request when not zero.
 	Timeout time.Duration
 
-	// The URL parsed by Prepare, and the string it was parsed from.
-	parsed     *url.URL
-	parsedFrom string
+	// What Prepare worked out of the URL.
+	prep *target
+}
+
+// A target is where a request goes, worked out of its URL.
+type target struct {
+	from       string   // the URL this was worked out from
+	url        *url.URL // parsed
+	key        string   // scheme://host:port: the connections that can serve it
+	addr       string   // host:port to dial
+	serverName string   // for TLS
+	host       string   // the Host header, unless the request sets one
+	uri        string   // the request target of the request line
+	secure     bool
 }
 
 // A Response is what Do returns of an HTTP response. On a failure it holds
@@ -38,7 +54,10 @@ type Request struct {
 type Response struct {
 	Status int         // HTTP status code; 0 if none arrived
 	Proto  string      // "HTTP/1.1" or "HTTP/2.0"
-	Header http.Header // response header; nil if none arrived
+	Header http.Header // response header; nil if none arrived, or with Request.NoHeader
+	// Interim counts the informational (1xx) responses before the final
+	// one, such as 100 Continue or 103 Early Hints.
+	Interim int
 
 	// Body is the response body when the Request had KeepBody, nil
 	// otherwise. Truncated reports that the body was longer than
@@ -53,35 +72,59 @@ type Response struct {
 // every call. A Request that was not prepared still works; Do then parses
 // its URL each time.
 func (r *Request) Prepare() error {
-	u, err := parseURL(r.URL)
+	t, err := newTarget(r.URL)
 	if err != nil {
 		return err
 	}
-	r.parsed, r.parsedFrom = u, r.URL
+	r.prep = t
 	return nil
 }
 
-// target returns r's parsed URL, parsing it if Prepare has not, or if URL
-// changed since. It never writes to r, which other users may be reading.
-func (r *Request) target() (*url.URL, error) {
-	if r.parsed != nil && r.parsedFrom == r.URL {
-		return r.parsed, nil
+// target returns where r goes, working it out if Prepare has not, or if
+// URL changed since. It never writes to r, which other users may be
+// reading.
+func (r *Request) target() (*target, error) {
+	if r.prep != nil && r.prep.from == r.URL {
+		return r.prep, nil
 	}
-	return parseURL(r.URL)
+	return newTarget(r.URL)
 }
 
-func parseURL(s string) (*url.URL, error) {
+func newTarget(s string) (*target, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return nil, fmt.Errorf("request URL: %w", err)
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
+	port := u.Port()
+	switch u.Scheme {
+	case "http":
+		if port == "" {
+			port = "80"
+		}
+	case "https":
+		if port == "" {
+			port = "443"
+		}
+	default:
 		return nil, fmt.Errorf("request URL %q: scheme must be http or https", s)
 	}
-	if u.Host == "" {
+	if u.Host == "" || u.Hostname() == "" {
 		return nil, fmt.Errorf("request URL %q: no host", s)
 	}
-	return u, nil
+	if strings.ContainsAny(u.Host, "\r\n\x00 ") {
+		return nil, fmt.Errorf("request URL %q: the host holds a space, line break or NUL", s)
+	}
+	addr := net.JoinHostPort(u.Hostname(), port)
+	return &target{
+		from:       s,
+		url:        u,
+		key:        u.Scheme + "://" + addr,
+		addr:       addr,
+		serverName: u.Hostname(),
+		host:       u.Host,
+		uri:        u.RequestURI(),
+		secure:     u.Scheme == "https",
+	}, nil
 }
 
 // noHeader stands in for a nil Request.Header: net/http rejects nil.

@@ -3,6 +3,7 @@ package httpc
 import (
 	"context"
 	"net/http/httptrace"
+	"net/textproto"
 	"reflect"
 	"sync/atomic"
 	"time"
@@ -39,7 +40,9 @@ type exchange struct {
 
 	gotConn   atomic.Int64 // the request got a connection
 	wrote     atomic.Int64 // the request was written
-	firstByte atomic.Int64 // the first response byte arrived
+	firstByte atomic.Int64 // the first byte of the final response arrived
+	interims  atomic.Int32 // informational (1xx) responses before the final one
+	interim   int          // interims, read once the exchange is over
 
 	// conn is the connection the request got. connDial is the dial that
 	// made it, if this request made it: a connection dialed earlier, or
@@ -90,6 +93,7 @@ func newExchange(epoch time.Time) *exchange {
 		GotConn:              ex.gotConnHook,
 		WroteRequest:         ex.wroteRequestHook,
 		GotFirstResponseByte: ex.firstByteHook,
+		Got1xxResponse:       ex.got1xxHook,
 	}
 	return ex
 }
@@ -105,6 +109,8 @@ func (ex *exchange) reset() {
 	ex.gotConn.Store(0)
 	ex.wrote.Store(0)
 	ex.firstByte.Store(0)
+	ex.interims.Store(0)
+	ex.interim = 0
 	ex.conn.Store(nil)
 	ex.connDial.Store(nil)
 }
@@ -162,6 +168,23 @@ func (ex *exchange) gotConnHook(info httptrace.GotConnInfo) {
 func (ex *exchange) wroteRequestHook(httptrace.WroteRequestInfo) { ex.wrote.Store(ex.now()) }
 
 func (ex *exchange) firstByteHook() { ex.firstByte.Store(ex.now()) }
+
+// got1xxHook counts an informational response. GotFirstResponseByte
+// fired for its first byte; the wait lasts until the final response, so
+// the stamp is dropped, and set when net/http has read the final head
+// (finalHead).
+func (ex *exchange) got1xxHook(int, textproto.MIMEHeader) error {
+	ex.interims.Add(1)
+	ex.firstByte.Store(0)
+	return nil
+}
+
+// finalHead notes that the final response's head has been read: if an
+// informational response came first, its arrival ends the wait.
+func (ex *exchange) finalHead() {
+	ex.interim = int(ex.interims.Load())
+	ex.firstByte.CompareAndSwap(0, ex.now())
+}
 
 // lastDial returns the latest dial of the request in flight, if any.
 func (ex *exchange) lastDial() *dialRecord {

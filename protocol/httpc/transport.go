@@ -32,11 +32,15 @@ type Transport interface {
 	Close()
 }
 
-// client is the Transport built on net/http. It owns its http.Transport,
-// so a virtual user has connections of its own, as a real client would.
+// client is the Transport of one virtual user. HTTP/1.1 exchanges run on
+// its own lean implementation (h1.go), on the calling goroutine; HTTP/2,
+// for https hosts whose TLS handshake chose it, runs on net/http, which it
+// owns, so a virtual user has connections of its own, as a real client
+// would.
 type client struct {
 	opts  Options
 	epoch time.Time // origin of the stamps
+	d     *dialer
 	http  *http.Transport
 	bytes wireBytes
 
@@ -44,20 +48,33 @@ type client struct {
 	seenIn, seenOut int64                  // wire bytes charged to samples so far
 	spare           *exchange              // tracing state, reused while quiet
 	timeoutErr      *errclass.TimeoutError // cause of the last timeout used, reused
+	h1              h1State
+	netHTTPOnly     bool // every exchange on net/http (tests and benchmarks)
 }
 
-// New returns a Transport built on net/http and net/http/httptrace, for one
-// virtual user. Connections are kept alive unless opts.NoKeepAlive, and
-// HTTP/2 is used when a TLS server offers it. Responses are not
-// decompressed, so the bytes measured are the bytes that were sent.
-func New(opts Options) Transport {
+// New returns a Transport for one virtual user. Connections are kept alive
+// unless opts.NoKeepAlive. http URLs, and https ones whose TLS handshake
+// settles on HTTP/1.1, are served by a lean HTTP/1.1 client; https hosts
+// that choose HTTP/2 by net/http. Responses are not decompressed, so the
+// bytes measured are the bytes that were sent.
+func New(opts Options) Transport { return newClient(opts) }
+
+// newNetHTTP returns a Transport that serves every exchange with net/http,
+// HTTP/1.1 too: the reference the lean client is compared with.
+func newNetHTTP(opts Options) Transport {
+	c := newClient(opts)
+	c.netHTTPOnly = true
+	return c
+}
+
+func newClient(opts Options) *client {
 	opts = opts.withDefaults()
 	c := &client{opts: opts, epoch: time.Now()}
-	d := newDialer(opts, c.epoch, &c.bytes)
+	c.d = newDialer(opts, c.epoch, &c.bytes)
 	c.http = &http.Transport{
 		Proxy:              nil, // straight to the target, whatever the environment says
-		DialContext:        d.dialTCP,
-		DialTLSContext:     d.dialTLS,
+		DialContext:        c.d.dialTCP,
+		DialTLSContext:     c.d.dialTLS,
 		ForceAttemptHTTP2:  true,
 		DisableKeepAlives:  opts.NoKeepAlive,
 		DisableCompression: true,
@@ -65,12 +82,34 @@ func New(opts Options) Transport {
 		MaxIdleConnsPerHost: 1,
 		IdleConnTimeout:     90 * time.Second,
 	}
+	c.h1.init(c)
 	return c
 }
 
-func (c *client) Close() { c.http.CloseIdleConnections() }
+func (c *client) Close() {
+	c.h1.closeAll()
+	c.http.CloseIdleConnections()
+}
 
 func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Response {
+	s.Start = time.Now()
+	t, err := req.target()
+	if err != nil {
+		s.End = s.Start
+		s.Timing = metrics.Timing{}
+		s.BytesIn, s.BytesOut = c.charge()
+		s.Status, s.Class = 0, errclass.Classify(err, errclass.PhaseUnknown)
+		s.Err = fmt.Errorf("preparing request: %w", err)
+		return Response{}
+	}
+	if !c.netHTTPOnly && !c.h1.h2[t.key] {
+		return c.h1.do(ctx, req, t, s)
+	}
+	return c.viaNetHTTP(ctx, req, t.url, s)
+}
+
+// viaNetHTTP performs the exchange on net/http, from s.Start.
+func (c *client) viaNetHTTP(ctx context.Context, req *Request, u *url.URL, s *metrics.Sample) Response {
 	ex := c.spare
 	c.spare = nil
 	if ex == nil {
@@ -78,22 +117,20 @@ func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Respon
 	} else {
 		ex.reset()
 	}
-
-	s.Start = time.Now()
-	var (
-		resp  Response
-		phase errclass.Phase
-	)
-	u, err := req.target()
-	if err == nil {
-		resp, phase, err = c.roundTrip(ctx, req, u, ex, s)
-	} else {
-		s.End = time.Now()
-	}
-
+	resp, phase, err := c.roundTrip(ctx, req, u, ex, s)
 	s.Timing = ex.timing(int64(s.Start.Sub(c.epoch)), int64(s.End.Sub(c.epoch)))
-	s.BytesIn, s.BytesOut = charge(&c.seenIn, c.bytes.in.Load()), charge(&c.seenOut, c.bytes.out.Load())
-	s.Status = resp.Status
+	resp = c.finish(s, resp, ex, phase, err)
+	if ex.quiet() {
+		c.spare = ex
+	}
+	return resp
+}
+
+// finish fills in the rest of s from the outcome of an exchange: bytes,
+// status, class and error.
+func (c *client) finish(s *metrics.Sample, resp Response, ex *exchange, phase errclass.Phase, err error) Response {
+	s.BytesIn, s.BytesOut = c.charge()
+	s.Status, s.Interim = resp.Status, resp.Interim
 	if err != nil {
 		s.Class = errclass.Classify(err, phase)
 		s.Err = fmt.Errorf("%s: %w", ex.stage(phase), err)
@@ -108,10 +145,12 @@ func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Respon
 		s.Err = newStatusError(resp.Status, body)
 		resp.snippet = nil
 	}
-	if ex.quiet() {
-		c.spare = ex
-	}
 	return resp
+}
+
+// charge returns the wire bytes in and out since the last call.
+func (c *client) charge() (in, out int64) {
+	return charge(&c.seenIn, c.bytes.in.Load()), charge(&c.seenOut, c.bytes.out.Load())
 }
 
 // roundTrip performs the exchange and sets s.End when it is over. On
@@ -132,7 +171,12 @@ func (c *client) roundTrip(ctx context.Context, req *Request, u *url.URL, ex *ex
 		s.End = time.Now()
 		return out, ex.phase(), contextCause(rc, err)
 	}
+	ex.finalHead()
 	out.Status, out.Proto, out.Header = hr.StatusCode, hr.Proto, hr.Header
+	out.Interim = ex.interim
+	if req.NoHeader {
+		out.Header = nil
+	}
 	switch {
 	case req.KeepBody:
 		out.Body, out.Truncated, err = readBody(hr.Body, hr.ContentLength, c.opts.MaxResponseBytes)

@@ -2,6 +2,7 @@ package sse
 
 import (
 	"fmt"
+	"github.com/surge-load/surge/protocol/http1"
 	"testing"
 	"time"
 )
@@ -19,7 +20,7 @@ func readPath(tb testing.TB, events int) (*stream, []byte, func()) {
 	}
 	s.begin(req, prep, r.to())
 	s.start = time.Now()
-	s.b.reset(&responseHead{status: 200, eventStream: true, chunked: true, length: -1})
+	s.b.Reset(&http1.Head{Status: 200, Chunked: true, Length: -1}, true)
 	payload := eventStream(1, events)
 	chunk := fmt.Appendf(nil, "%x\r\n%s\r\n", len(payload), payload)
 	return s, chunk, func() { r.result() }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/surge-load/surge/protocol/http1"
 )
 
 // A Request describes one subscription: the HTTP request that opens the
@@ -136,7 +138,7 @@ func (r *Request) prepare() (*prepared, error) {
 	if method == "" {
 		method = http.MethodGet
 	}
-	if !validToken(method) {
+	if !http1.ValidToken(method) {
 		return nil, fmt.Errorf("%q is not an HTTP method", method)
 	}
 	host := u.Host
@@ -159,7 +161,7 @@ func (r *Request) prepare() (*prepared, error) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Header)) {
 		canon := http.CanonicalHeaderKey(name)
-		if !validToken(name) {
+		if !http1.ValidToken(name) {
 			return nil, fmt.Errorf("%q is not a header name", name)
 		}
 		for _, v := range r.Header[name] {
@@ -193,18 +195,4 @@ func orDefault(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// validToken reports whether s is an HTTP token (a method or header name).
-func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 || !strings.ContainsRune("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", rune(c)) {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,7 @@
 package sse
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/protocol/http1"
 	"github.com/surge-load/surge/protocol/netdial"
 )
 
@@ -21,7 +23,8 @@ type stream struct {
 	c   *Client
 	buf []byte // the read buffer; the request is composed in it too
 	p   Parser
-	b   body
+	b   http1.Body
+	hr  http1.HeadReader
 	cnt netdial.Counter
 	t   netdial.Timing
 
@@ -43,7 +46,7 @@ type stream struct {
 	deadline  time.Time   // the connection's read deadline
 	smp       metrics.Sample
 	st        metrics.Stream
-	h         responseHead
+	h         http1.Head
 	lastEvent time.Time
 	events    int64
 }
@@ -122,7 +125,7 @@ func (s *stream) closeConn() {
 	s.conn.Close()
 	s.conn, s.stop, s.rest = nil, nil, nil
 	out := &s.out
-	out.status, out.opened = s.h.status, true
+	out.status, out.opened = s.h.Status, true
 	st := &s.st
 	st.End = out.end
 	st.BytesIn = s.cnt.In.Load() - s.smp.BytesIn
@@ -188,10 +191,10 @@ func (s *stream) open(ctx context.Context, resumed bool, intended time.Time) (ne
 		smp.End = got
 		return fail(s.failed(errclass.PhaseRequest, fmt.Errorf("awaiting response headers: %w", s.cause(ctx, err))))
 	}
-	smp.End, smp.Status = got, s.h.status
+	smp.End, smp.Status = got, s.h.Status
 	smp.BytesOut = s.cnt.Out.Load()
 	smp.BytesIn = s.cnt.In.Load() - int64(len(rest))
-	if s.h.status != 200 || !s.h.eventStream {
+	if s.h.Status != 200 || !isEventStream(s.h.ContentType) {
 		return fail(s.rejected())
 	}
 	s.record(smp)
@@ -201,7 +204,7 @@ func (s *stream) open(ctx context.Context, resumed bool, intended time.Time) (ne
 	if s.rec.Shard != nil {
 		s.rec.Shard.StreamOpened(st)
 	}
-	s.b.reset(&s.h)
+	s.b.Reset(&s.h, true)
 	s.p.Reset()
 	return conn, stop, rest, outcome{}
 }
@@ -233,48 +236,32 @@ func (s *stream) send(conn net.Conn) error {
 // and returns it with the bytes of the body that came with it. A header
 // longer than the read buffer is read into a temporary larger one.
 func (s *stream) readHead(conn net.Conn) (rest []byte, err error) {
-	buf, n, scanned := s.buf, 0, 0
-	for {
-		if n == len(buf) {
-			if n >= maxHeaderBytes {
-				return nil, fmt.Errorf("%w: longer than %d bytes", errMalformedHead, maxHeaderBytes)
-			}
-			bigger := make([]byte, min(2*len(buf), maxHeaderBytes))
-			copy(bigger, buf[:n])
-			buf = bigger
-		}
-		m, rerr := conn.Read(buf[n:])
-		n += m
-		if end := headEnd(buf[:n], scanned); end >= 0 {
-			if err := parseHead(buf[:end], &s.h); err != nil {
-				return nil, err
-			}
-			if s.h.status >= 100 && s.h.status < 200 && s.h.status != 101 {
-				n = copy(buf, buf[end:n])
-				scanned = 0
-				continue
-			}
-			return buf[end:n], nil
-		}
-		scanned = max(n-3, 0)
-		if rerr != nil {
-			return nil, rerr
-		}
+	s.hr.Limit = maxHeaderBytes
+	buf, end, n, err := s.hr.ReadHead(conn, s.buf, 0, &s.h)
+	if err != nil {
+		return nil, err
 	}
+	return buf[end:n], nil
+}
+
+// isEventStream reports whether a Content-Type is text/event-stream.
+func isEventStream(contentType []byte) bool {
+	media, _, _ := bytes.Cut(contentType, []byte(";"))
+	return bytes.EqualFold(bytes.TrimSpace(media), []byte("text/event-stream"))
 }
 
 // rejected records a response that is not an event stream.
 func (s *stream) rejected() outcome {
 	smp, st, h := &s.smp, &s.st, &s.h
-	class := errclass.FromStatus(h.status)
+	class := errclass.FromStatus(h.Status)
 	var err error
 	switch {
 	case class != errclass.None:
-		err = fmt.Errorf("status %d", h.status)
-	case h.status != 200:
-		class, err = errclass.Check, fmt.Errorf("status %d: not an event stream", h.status)
+		err = fmt.Errorf("status %d", h.Status)
+	case h.Status != 200:
+		class, err = errclass.Check, fmt.Errorf("status %d: not an event stream", h.Status)
 	default:
-		class, err = errclass.Check, fmt.Errorf("Content-Type %q: not text/event-stream", h.contentType)
+		class, err = errclass.Check, fmt.Errorf("Content-Type %q: not text/event-stream", h.ContentType)
 	}
 	smp.Class = class
 	if class == errclass.Check {
@@ -285,7 +272,7 @@ func (s *stream) rejected() outcome {
 	if s.rec.Shard != nil {
 		s.rec.Shard.StreamEnded(st)
 	}
-	return outcome{status: h.status, end: metrics.EndHTTPError, class: class, err: err}
+	return outcome{status: h.Status, end: metrics.EndHTTPError, class: class, err: err}
 }
 
 // failed records a connection that failed before its response headers.
@@ -375,8 +362,8 @@ func interrupted(ctx context.Context) outcome {
 // consume parses the body bytes p. It reports whether the stream ended,
 // and then leaves how in s.out.
 func (s *stream) consume(p []byte) bool {
-	for !s.b.done && len(p) > 0 {
-		data, rest, err := s.b.next(p)
+	for !s.b.Done() && len(p) > 0 {
+		data, rest, err := s.b.Next(p)
 		if err != nil {
 			s.malformed(err)
 			return true
@@ -395,7 +382,7 @@ func (s *stream) consume(p []byte) bool {
 			}
 		}
 	}
-	if s.b.done {
+	if s.b.Done() {
 		s.out = outcome{end: metrics.EndServerClosed, class: errclass.Closed, err: errServerClosed}
 		return true
 	}
@@ -406,7 +393,11 @@ func (s *stream) consume(p []byte) bool {
 //
 //go:noinline
 func (s *stream) malformed(err error) {
-	s.out = outcome{end: metrics.EndError, class: errclass.Other, err: fmt.Errorf("reading stream: %w", err)}
+	class := errclass.Other
+	if errors.Is(err, errclass.ErrProtocol) {
+		class = errclass.Protocol // the framing of the body, not the events
+	}
+	s.out = outcome{end: metrics.EndError, class: class, err: fmt.Errorf("reading stream: %w", err)}
 }
 
 // event measures and records one event; it reports whether the

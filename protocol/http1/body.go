@@ -1,9 +1,4 @@
-package sse
-
-import (
-	"errors"
-	"fmt"
-)
+package http1
 
 // How a response body is delimited.
 const (
@@ -30,11 +25,10 @@ const (
 	maxChunkLineBytes  = 4 << 10 // an extension or trailer line
 )
 
-var errMalformedChunk = errors.New("malformed chunked encoding")
-
-// A body takes the payload out of the bytes of a response body as they
-// arrive, in pieces of any size, without copying it.
-type body struct {
+// A Body takes the payload out of the bytes of a response body as they
+// arrive, in pieces of any size, without copying it. Trailer fields of a
+// chunked body are read and dropped.
+type Body struct {
 	mode  int
 	left  int64 // chunkData, bodyLength: payload bytes left
 	state int   // bodyChunked: the decoder's state
@@ -43,24 +37,34 @@ type body struct {
 	done  bool  // the body is complete
 }
 
-// reset readies b for the body described by h.
-func (b *body) reset(h *responseHead) {
-	*b = body{mode: bodyToEOF}
+// Reset readies b for the body described by h; hasBody false (see
+// Head.HasBody) makes it an empty body, complete at once.
+func (b *Body) Reset(h *Head, hasBody bool) {
+	*b = Body{mode: bodyToEOF}
 	switch {
-	case h.chunked:
+	case !hasBody:
+		b.mode, b.done = bodyLength, true
+	case h.Chunked:
 		b.mode = bodyChunked
-	case h.length >= 0:
-		b.mode, b.left = bodyLength, h.length
-		b.done = h.length == 0
+	case h.Length >= 0:
+		b.mode, b.left = bodyLength, h.Length
+		b.done = h.Length == 0
 	}
 }
 
-// next returns the payload at the start of p, and the rest of p after it
+// Done reports whether the body is complete.
+func (b *Body) Done() bool { return b.done }
+
+// ToEOF reports whether the body lasts until the server closes the
+// connection: neither chunked nor of a known length.
+func (b *Body) ToEOF() bool { return b.mode == bodyToEOF }
+
+// Next returns the payload at the start of p, and the rest of p after it
 // and after any framing consumed. data is empty when p held only
-// framing; bytes past the end of the body are dropped.
-func (b *body) next(p []byte) (data, rest []byte, err error) {
+// framing; rest holds the bytes past the end of the body.
+func (b *Body) Next(p []byte) (data, rest []byte, err error) {
 	if b.done {
-		return nil, nil, nil
+		return nil, p, nil
 	}
 	switch b.mode {
 	case bodyToEOF:
@@ -78,12 +82,12 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 			switch d := unhex(c); {
 			case d >= 0:
 				if b.count == maxChunkSizeDigits {
-					return nil, nil, fmt.Errorf("%w: chunk size too large", errMalformedChunk)
+					return nil, nil, violated("chunked body: chunk size too large")
 				}
 				b.size = b.size<<4 | int64(d)
 				b.count++
 			case b.count == 0:
-				return nil, nil, fmt.Errorf("%w: no chunk size", errMalformedChunk)
+				return nil, nil, violated("chunked body: no chunk size")
 			case c == ';' || c == ' ' || c == '\t':
 				b.state, b.count = chunkExt, 0
 			case c == '\r':
@@ -91,7 +95,7 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 			case c == '\n':
 				b.endSizeLine()
 			default:
-				return nil, nil, fmt.Errorf("%w: bad byte %q in chunk size", errMalformedChunk, c)
+				return nil, nil, violated("chunked body: bad byte %q in chunk size", c)
 			}
 		case chunkExt:
 			switch c {
@@ -101,12 +105,12 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 				b.endSizeLine()
 			default:
 				if b.count++; b.count > maxChunkLineBytes {
-					return nil, nil, fmt.Errorf("%w: chunk extension too long", errMalformedChunk)
+					return nil, nil, violated("chunked body: chunk extension too long")
 				}
 			}
 		case chunkSizeLF:
 			if c != '\n' {
-				return nil, nil, fmt.Errorf("%w: CR without LF after chunk size", errMalformedChunk)
+				return nil, nil, violated("chunked body: CR without LF after chunk size")
 			}
 			b.endSizeLine()
 		case chunkData:
@@ -123,11 +127,11 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 			case '\n':
 				b.state, b.size, b.count = chunkSize, 0, 0
 			default:
-				return nil, nil, fmt.Errorf("%w: no CRLF after chunk data", errMalformedChunk)
+				return nil, nil, violated("chunked body: no CRLF after chunk data")
 			}
 		case chunkDataLF:
 			if c != '\n' {
-				return nil, nil, fmt.Errorf("%w: CR without LF after chunk data", errMalformedChunk)
+				return nil, nil, violated("chunked body: CR without LF after chunk data")
 			}
 			b.state, b.size, b.count = chunkSize, 0, 0
 		case chunkTrailer:
@@ -136,12 +140,12 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 			case '\n':
 				if b.count == 0 {
 					b.state, b.done = chunkDone, true
-					return nil, nil, nil
+					return nil, p[i+1:], nil
 				}
 				b.count = 0
 			default:
 				if b.count++; b.count > maxChunkLineBytes {
-					return nil, nil, fmt.Errorf("%w: trailer line too long", errMalformedChunk)
+					return nil, nil, violated("chunked body: trailer line too long")
 				}
 			}
 		}
@@ -151,7 +155,7 @@ func (b *body) next(p []byte) (data, rest []byte, err error) {
 
 // endSizeLine starts the chunk whose size line just ended: its data, or
 // the trailer after the last, empty chunk.
-func (b *body) endSizeLine() {
+func (b *Body) endSizeLine() {
 	if b.size == 0 {
 		b.state, b.count = chunkTrailer, 0
 		return

@@ -15,7 +15,10 @@
 //     handshake, when this request opened the connection it used; zero on a
 //     reused connection.
 //   - Send: writing the request, headers and body.
-//   - Wait: request written until the first response byte (TTFB).
+//   - Wait: request written until the first byte of the final response
+//     (TTFB): informational responses (1xx, such as 100 Continue or 103
+//     Early Hints) are inside it, and counted (Response.Interim,
+//     Sample.Interim).
 //   - Receive: first response byte until the body is fully read.
 //
 // # Bytes
@@ -51,10 +54,17 @@
 //
 // # Use
 //
-// A Transport belongs to one virtual user and serves one Do at a time; it
-// reuses its per-request tracing state, so a request allocates little
-// beyond what net/http does. Requests are shared: Request.Prepare parses a
-// Request once, and Do only reads it.
+// A Transport belongs to one virtual user and serves one Do at a time.
+// HTTP/1.1 (http URLs, and https ones whose TLS handshake settles on
+// HTTP/1.1) runs on a lean client of its own, on the goroutine that calls
+// Do, with reused buffers and the wire format of protocol/http1: a
+// prepared request whose response headers are not wanted
+// (Request.NoHeader) allocates nothing on a reused connection. Before it
+// reuses an idle connection it peeks at the socket, so a connection the
+// server closed while idle is replaced rather than failing a request the
+// server never saw. An https host whose handshake chooses HTTP/2 is served
+// by net/http from then on, the connection handed over. Requests are
+// shared: Request.Prepare parses a Request once, and Do only reads it.
 //
 // # Redirects and proxies
 //

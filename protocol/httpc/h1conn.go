@@ -70,6 +70,10 @@ func (h *h1State) closeAll() {
 		hc.conn.Close()
 	}
 	h.conns = h.conns[:0]
+	if h.unwatch != nil {
+		h.unwatch()
+		h.watchedDone, h.unwatch = nil, nil
+	}
 }
 
 // dial opens a connection to t for the exchange in flight, recording its

@@ -319,4 +319,3 @@ func cannedServer(t testing.TB) string {
 		}
 	})
 }
-

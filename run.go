@@ -195,6 +195,7 @@ func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *he
 	res.Run.Target = p.Target
 	res.Run.Load = describe(p)
 	res.Run.Segment = metrics.Segment{Index: opts.Segment.Index, Count: max(opts.Segment.Count, 1)}
+	res.Run.PlanHash = p.Hash()
 	if p.Spec != nil {
 		if b, err := json.Marshal(p.Spec); err == nil {
 			res.Plan = b

@@ -17,9 +17,17 @@ func Merge(parts ...*Result) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no results given")
 	}
+	if err := CheckParts(parts); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	out := &Result{SchemaVersion: SchemaVersion, Tool: parts[0].Tool, Plan: parts[0].Plan, Thresholds: []ThresholdResult{}}
 	out.Run = parts[0].Run
-	out.Run.Segment = Segment{Index: 0, Count: len(parts)}
+	out.Run.Merged, out.Run.Segment = mergedRun(parts)
+	for _, p := range parts {
+		if p.Run.PlanHash != "" {
+			out.Run.PlanHash = p.Run.PlanHash
+		}
+	}
 	var order []string
 	eps := map[string]*stats{}
 	total := newStats()
@@ -28,9 +36,6 @@ func Merge(parts ...*Result) (*Result, error) {
 	perClass := map[errclass.Class]map[string]int64{}
 	messages := map[errclass.Class]*errCounts{}
 	for i, p := range parts {
-		if p.SchemaVersion != SchemaVersion {
-			return nil, fmt.Errorf("merge: part %d has schema_version %d, want %d", i+1, p.SchemaVersion, SchemaVersion)
-		}
 		if p.Run.Start.Before(out.Run.Start) {
 			out.Run.Start = p.Run.Start
 		}

@@ -71,6 +71,12 @@ type Run struct {
 	// per second of it.
 	DurationS float64 `json:"duration_s"`
 	Segment   Segment `json:"segment"`
+	// PlanHash identifies the compiled plan the run ran (a SHA-256 of its
+	// description, loads and thresholds, hex): the segments of one split
+	// plan have the same, and Merge refuses parts whose hashes differ.
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Merged, set on a merged result, says what it was merged from.
+	Merged *Merged `json:"merged,omitempty"`
 	// Interrupted is true when the run stopped before its plan ended.
 	Interrupted bool   `json:"interrupted"`
 	StopReason  string `json:"stop_reason,omitempty"`
@@ -90,6 +96,13 @@ type Run struct {
 type MissingSegment struct {
 	Index  int    `json:"index"`
 	Reason string `json:"reason"` // such as "never joined" or "stopped reporting 12s into the run"
+}
+
+// Merged says what a merged result holds: how many parts, and, for a split
+// plan, which of its segments (Segment.Count of them in all).
+type Merged struct {
+	Parts    int   `json:"parts"`
+	Segments []int `json:"segments,omitempty"`
 }
 
 // Segment says which part of a split plan this result holds: Index of Count.

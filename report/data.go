@@ -42,7 +42,7 @@ type RunInfo struct {
 	Tool        string  `json:"tool"`
 	Host        string  `json:"host"`
 	ID          string  `json:"id"`
-	Segments    int     `json:"segments"`
+	Segment     string  `json:"segment"` // where the result sits in a split run (SegmentLabel)
 	Interrupted bool    `json:"interrupted"`
 	StopReason  string  `json:"stop_reason,omitempty"`
 	// Warmup, if the run had a warm-up, says how long it was and what it
@@ -204,7 +204,7 @@ func runInfo(r *metrics.Result) RunInfo {
 		Tool:        strings.TrimSpace(r.Tool.Name + " " + r.Tool.Version),
 		Host:        r.Run.Host,
 		ID:          r.Run.ID,
-		Segments:    max(1, r.Run.Segment.Count),
+		Segment:     strings.TrimPrefix(SegmentLabel(&r.Run), " · "),
 		Interrupted: r.Run.Interrupted,
 		StopReason:  r.Run.StopReason,
 		Warmup:      warmup,

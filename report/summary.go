@@ -28,9 +28,7 @@ func Summary(w io.Writer, r *metrics.Result) {
 			fmt.Fprintf(w, " (%s)", r.Run.StopReason)
 		}
 	}
-	if r.Run.Segment.Count > 1 {
-		fmt.Fprintf(w, " · merged from %d segments", r.Run.Segment.Count)
-	}
+	fmt.Fprint(w, SegmentLabel(&r.Run))
 	fmt.Fprintln(w)
 	for _, m := range r.Run.Missing {
 		fmt.Fprintf(w, "INCOMPLETE: segment %d of %d is missing (%s); the figures cover only the other segments\n", m.Index, r.Run.Segment.Count, m.Reason)
@@ -188,4 +186,23 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// SegmentLabel says, after a " · ", where a result sits in a split run:
+// "segment 1 of 4" for one segment's own part, "merged from 4 segments"
+// (or "4 of 5 segments") for a merge, "merged from 3 parts" for a merge of
+// unsplit runs; nothing for a plain run.
+func SegmentLabel(run *metrics.Run) string {
+	seg := run.Segment
+	switch m := run.Merged; {
+	case m != nil && len(m.Segments) == seg.Count && seg.Count > 1:
+		return fmt.Sprintf(" · merged from %d segments", seg.Count)
+	case m != nil && len(m.Segments) > 0:
+		return fmt.Sprintf(" · merged from %d of %d segments", len(m.Segments), seg.Count)
+	case m != nil:
+		return fmt.Sprintf(" · merged from %d parts", m.Parts)
+	case seg.Count > 1:
+		return fmt.Sprintf(" · segment %d of %d", seg.Index, seg.Count)
+	}
+	return ""
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/spf13/cobra"
 
@@ -36,12 +36,15 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 				}
 				parts[i] = r
 			}
-			if err := completeSegments(args, parts); err != nil {
+			if err := metrics.CheckParts(parts); err != nil {
+				return partsError(args, err)
+			}
+			if err := metrics.CheckComplete(parts); err != nil {
 				return invalid("%v", err)
 			}
 			res, err := metrics.Merge(parts...)
 			if err != nil {
-				return invalid("%v", err)
+				return partsError(args, err)
 			}
 			ths, err := analysis.ThresholdsOf(parts)
 			if err != nil {
@@ -58,24 +61,11 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 	return cmd
 }
 
-// completeSegments checks that segmented parts are exactly the segments of
-// one split plan: one of each index, as many as the split has. Results of
-// unsplit runs (segment 0/1) may be merged freely.
-func completeSegments(paths []string, parts []*metrics.Result) error {
-	seen := map[int]string{}
-	for i, p := range parts {
-		seg := p.Run.Segment
-		if seg.Count <= 1 {
-			continue
-		}
-		if seg.Count != len(parts) {
-			return fmt.Errorf("%s is segment %d of %d, but %d results were given: merge all %d segments of the split",
-				paths[i], seg.Index, seg.Count, len(parts), seg.Count)
-		}
-		if other, ok := seen[seg.Index]; ok {
-			return fmt.Errorf("%s and %s are both segment %d of %d", other, paths[i], seg.Index, seg.Count)
-		}
-		seen[seg.Index] = paths[i]
+// partsError names the file of the part a merge check refused.
+func partsError(paths []string, err error) error {
+	var pe *metrics.PartError
+	if errors.As(err, &pe) && pe.Part < len(paths) {
+		return invalid("%s (part %d) %s", paths[pe.Part], pe.Part+1, pe.Reason)
 	}
-	return nil
+	return invalid("%v", err)
 }

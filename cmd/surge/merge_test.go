@@ -68,7 +68,7 @@ func TestSegmentsMergeIntoTheWholeRun(t *testing.T) {
 	}
 
 	_, stderr, code = runSurge(t, "merge", filepath.Join(dir, "part0.json"), filepath.Join(dir, "part0.json"))
-	if code != exitInvalid || !strings.Contains(stderr, "both segment 0 of 2") {
+	if code != exitInvalid || !strings.Contains(stderr, "same run as part 1") {
 		t.Errorf("merging one segment twice: exit %d, %q", code, stderr)
 	}
 	_, stderr, code = runSurge(t, "merge", filepath.Join(dir, "part1.json"))

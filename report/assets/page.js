@@ -367,7 +367,7 @@
       el("h1", null, run.title),
       meta([["Scenario", run.scenario], ["Target", run.target], ["Load model", run.load], ["Started", run.start],
         ["Duration", run.duration + (run.interrupted ? " (interrupted)" : "")], ["Warm-up", run.warmup], ["Tool", run.tool], ["Generator host", run.host],
-        ["Run", run.id], ["Segments", run.segments > 1 ? "merged from " + run.segments : null]])
+        ["Run", run.id], ["Segments", run.segment || null]])
     ]));
 
     // Verdict.

@@ -17,6 +17,7 @@ import (
 	"github.com/surge-load/surge/health"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/monitor"
+	"github.com/surge-load/surge/output"
 )
 
 // A Plan is a validated load test: one or more scenarios that run
@@ -45,6 +46,11 @@ type Plan struct {
 	// timeline (see package monitor). In a split plan only segment 0
 	// samples them.
 	Monitors []monitor.Spec
+	// Outputs stream the run while it goes (package output). Run starts
+	// them, feeds them every second, lets them flush for at most
+	// OutputFlush at the end and records what they sent and dropped in
+	// the result.
+	Outputs []*output.Output
 }
 
 // A Scenario is one journey run by virtual users under one load model.

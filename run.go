@@ -15,6 +15,7 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/health"
+	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/report"
@@ -51,6 +52,12 @@ type Options struct {
 	// the common start (StartAt is then ignored) and receives the series
 	// as it happens.
 	Coordinator Coordinator
+	// Metrics, if not nil, receives every second of the run, for a
+	// /metrics endpoint (package livemetrics).
+	Metrics *livemetrics.Set
+	// OnTick, if not nil, receives every second of the run as the
+	// recorder folds it (metrics.Recorder.OnTick): it must not block.
+	OnTick func(*metrics.Tick)
 }
 
 // A Coordinator joins a run to the other segments of a split run (package
@@ -97,8 +104,9 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		rec.SetWarmup(start.Add(p.Warmup))
 	}
 	probe := health.NewProbe()
-	if opts.Coordinator != nil {
-		rec.Notify(opts.Coordinator.Point)
+	w := newWatchers(p, &opts)
+	if w != nil {
+		w.begin(rec, start)
 	}
 	rec.Begin(start, probe)
 	var watch *monitor.Sampling
@@ -141,6 +149,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 				Segment: opts.Segment,
 				NewUser: factories[i],
 				Rec:     rec,
+				Dropped: w.droppedOf(i),
 			})
 		}()
 	}
@@ -155,6 +164,10 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	}
 	if progressDone != nil {
 		progressDone()
+	}
+	var outputs []metrics.OutputStats
+	if w != nil {
+		outputs = w.finish()
 	}
 	for i, err := range errs {
 		if err != nil {
@@ -180,6 +193,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 		}
 	}
 	p.complete(res, id, end, probe, warnings, opts)
+	res.Outputs = outputs
 	return res, nil
 }
 

@@ -96,6 +96,9 @@ type Env struct {
 	// Rec receives the users and busy gauges, the generator's lateness
 	// (Shard.Lag) and dropped arrivals (Shard.Dropped). Nil discards them.
 	Rec *metrics.Recorder
+	// Dropped, if not nil, counts this model's dropped arrivals as they
+	// happen, for watchers of a run that has several models.
+	Dropped *atomic.Int64
 }
 
 // Outcome describes how a run went.
@@ -127,7 +130,7 @@ type run struct {
 	timer    *time.Timer    // for the scheduling goroutine only
 
 	iterations atomic.Int64
-	dropped    atomic.Int64
+	dropped    *atomic.Int64
 	out        Outcome
 }
 
@@ -148,6 +151,9 @@ func newRun(env Env) (*run, error) {
 		timer: time.NewTimer(time.Hour),
 	}
 	r.timer.Stop()
+	if r.dropped = env.Dropped; r.dropped == nil {
+		r.dropped = new(atomic.Int64)
+	}
 	if r.rec == nil {
 		r.rec = metrics.NewRecorder(1)
 	}

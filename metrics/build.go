@@ -124,7 +124,7 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 	out := []ErrorStats{}
 	for class, e := range c.errors {
 		es := ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
-		if len(e.statuses) > 0 {
+		if len(e.statuses) > 0 && statusKept(class) {
 			es.Statuses = map[string]int64{}
 			for code, n := range e.statuses {
 				es.Statuses[strconv.Itoa(code)] = n

@@ -25,7 +25,7 @@ const (
 // errCounts counts the failures of one class.
 type errCounts struct {
 	count    int64
-	statuses map[int]int64 // by HTTP status, for the http_4xx and http_5xx classes
+	statuses map[int]int64 // by status, for failures that had one (statusKept says which the result lists)
 	// messages holds sample messages with their counts. For the Other class
 	// every message is counted, since the message is all that tells those
 	// errors apart; for known classes only the first few distinct ones.
@@ -113,7 +113,7 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	c.failures++
 	e := c.errClass(s.Class)
 	e.count++
-	if s.Class == errclass.HTTP4xx || s.Class == errclass.HTTP5xx {
+	if s.Status != 0 {
 		if e.statuses == nil {
 			e.statuses = map[int]int64{}
 		}

@@ -41,13 +41,14 @@ type Recorder struct {
 	warmup  Warmup // counts of the warm-up period
 	warmEnd time.Time
 	streams streamRecorder // long-lived connections; see streamrecord.go
-	notify  func(Point)
 
 	stop chan struct{}
 	done chan struct{}
 
 	liveMu   sync.Mutex
 	liveSnap Live
+
+	onTick func(*Tick) // see OnTick
 }
 
 // NewRecorder returns a Recorder with the given number of shards; zero
@@ -115,12 +116,6 @@ func (r *Recorder) SetWarmup(until time.Time) {
 		s.mu.Unlock()
 	}
 }
-
-// Notify makes the collector call fn with every point of the series as
-// soon as its interval ends, the last partial one included. fn runs on the
-// collector's goroutine, never on the dispatch path, and must not block.
-// Call it before Begin.
-func (r *Recorder) Notify(fn func(Point)) { r.notify = fn }
 
 // Begin starts the collector: from start on, every second it folds the
 // shards into the series. probe, if not nil, is sampled at every interval.
@@ -230,8 +225,8 @@ func (r *Recorder) fold(end time.Time) {
 	}
 	r.foldStreams(&p)
 	r.series = append(r.series, p)
-	if r.notify != nil {
-		r.notify(p)
+	if r.onTick != nil {
+		r.onTick(r.tick(&p, iv))
 	}
 	r.live.push(&p, all)
 	r.liveMu.Lock()

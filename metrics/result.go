@@ -38,6 +38,8 @@ type Result struct {
 	Capacity *Capacity `json:"capacity,omitempty"`
 	// Monitor, if the run watched servers, holds their series.
 	Monitor *Monitor `json:"monitor,omitempty"`
+	// Outputs say what each output sent and dropped.
+	Outputs []OutputStats `json:"outputs,omitempty"`
 }
 
 // Warmup counts the operations meant to start in the warm-up period at the
@@ -304,4 +306,21 @@ func ReadFile(path string) (*Result, error) {
 	}
 	r.Sanitize()
 	return &r, nil
+}
+
+// OutputStats say what one output (--output KIND=URL) sent while the run
+// went. Points are seconds of the run; a point is dropped when the
+// output's queue was full (the backend was slow) or its write failed.
+type OutputStats struct {
+	Kind          string `json:"kind"`
+	Target        string `json:"target"` // credentials redacted
+	Points        int64  `json:"points"`
+	Sent          int64  `json:"sent"`
+	Dropped       int64  `json:"dropped"`
+	DroppedQueue  int64  `json:"dropped_queue_full"`
+	DroppedFailed int64  `json:"dropped_failed"`
+	LastError     string `json:"last_error,omitempty"`
+	// Note says what the backend refused without points being lost.
+	Note            string `json:"note,omitempty"`
+	FlushedWithinMs int64  `json:"flush_limit_ms"` // how long the final flush could take
 }

@@ -73,6 +73,9 @@ func Markdown(w io.Writer, r *metrics.Result) {
 	for _, warn := range r.Generator.Warnings {
 		fmt.Fprintf(w, "\n> ⚠️ %s\n", warn)
 	}
+	for _, l := range outputLines(r) {
+		fmt.Fprintf(w, "\n> Output %s\n", l)
+	}
 	if r.Capacity != nil {
 		markdownCapacity(w, newCapacityData(r.Capacity))
 	}

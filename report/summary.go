@@ -41,6 +41,7 @@ func Summary(w io.Writer, r *metrics.Result) {
 	thresholds(w, r)
 	findings(w, r)
 	generator(w, r)
+	outputs(w, r)
 }
 
 func endpoints(w io.Writer, r *metrics.Result) {

@@ -16,6 +16,7 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/monitor"
+	"github.com/surge-load/surge/output"
 )
 
 // Compile checks spec as a whole and compiles it into a plan: every
@@ -139,6 +140,14 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 			}
 		}
 		plan.Thresholds = append(plan.Thresholds, t)
+	}
+	for i, spec := range spec.Outputs {
+		o, err := output.Parse(spec)
+		if err != nil {
+			c.fail(fmt.Sprintf("outputs[%d]", i), "%v", "", err)
+			continue
+		}
+		plan.Outputs = append(plan.Outputs, o)
 	}
 	if len(c.errs) > 0 {
 		return nil, nil, c.errs.Sort()

@@ -52,6 +52,9 @@ type Spec struct {
 	// spec, such as api: process:nginx or db: prometheus:http://db:9187/metrics
 	// (see monitor.Parse). Thresholds name them as NAME.SERIES.
 	Monitor map[string]string
+	// Outputs stream the run while it goes, each as KIND=URL, such as
+	// "influxdb=http://127.0.0.1:8086/write?db=surge" (see output.Parse).
+	Outputs []string
 	// Search, if not nil, makes the file a breaking-point search (surge
 	// find-max) rather than one run at the scenarios' loads.
 	Search *Search

@@ -37,6 +37,7 @@ type runFlags struct {
 	monitors   []string
 	quiet      bool
 	placementFlags
+	live liveFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -94,11 +95,17 @@ its last seconds; the final result replaces the last checkpoint.`,
 				if err != nil {
 					return fileErrors(err)
 				}
+				if err := f.live.apply(plan); err != nil {
+					return err
+				}
 				return executeTo(cmd, plan, place, &f)
 			}
 			plan, err := buildRunPlan(&f, cmd.Flags().Changed)
 			if err != nil {
 				return &codeError{code: exitInvalid, err: err}
+			}
+			if err := f.live.apply(plan); err != nil {
+				return err
 			}
 			return executeTo(cmd, plan, place, &f)
 		},
@@ -117,6 +124,7 @@ its last seconds; the final result replaces the last checkpoint.`,
 	fs.DurationVar(&f.checkpoint, "checkpoint", 10*time.Second, "with --out, how often to write the result so far during the run (0: only at the end)")
 	fs.StringVar(&f.report, "report", "", "write the HTML report to this file")
 	f.placementFlags.register(fs)
+	f.live.register(fs)
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "pass/fail objective such as 'p95<500ms', 'errors<1%', 'rps>100', 'GET /:p99<1s' (repeatable)")
 	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch a server during the run, as NAME=SPEC: api=process:nginx, api=process:1234, db=cgroup:PATH, app=container:ID, host=host, app=prometheus:URL (repeatable; docs/monitoring.md)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")

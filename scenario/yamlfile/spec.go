@@ -11,7 +11,7 @@ import (
 
 // The keys of each mapping of a scenario file.
 var (
-	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "search", "monitor"}
+	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "outputs", "search", "monitor"}
 	defaultsKeys = []string{"headers", "timeout", "cookies"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
@@ -60,6 +60,13 @@ func (d *decoder) spec(root ast.Node) *scenario.Spec {
 			s.Search = d.search(f.val)
 		case "monitor":
 			s.Monitor, _ = d.stringMap(f.val, p, "a monitor spec")
+		case "outputs":
+			items, _ := d.list(f.val, p, "outputs")
+			for i, item := range items {
+				if o, ok := d.str(item, fmt.Sprintf("%s[%d]", p, i), "an output, KIND=URL"); ok {
+					s.Outputs = append(s.Outputs, o)
+				}
+			}
 		case "thresholds":
 			items, _ := d.list(f.val, p, "thresholds")
 			for i, item := range items {

@@ -1,0 +1,118 @@
+package surge
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/surge-load/surge/livemetrics"
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/output"
+)
+
+// OutputFlush bounds how long the outputs may take, after the run, to send
+// what they still hold.
+const OutputFlush = 5 * time.Second
+
+// watchers feed every interval of a run to what follows it live: the
+// coordinator of a split run, the live metrics, the outputs and
+// Options.OnTick. They run on the recorder's
+// collector goroutine and never wait for a backend.
+type watchers struct {
+	start    time.Time
+	set      *livemetrics.Set
+	outputs  []*output.Output
+	families bool
+	onTick   func(*metrics.Tick)
+	coord    Coordinator
+	scenario map[string]string
+	names    []string        // scenario names, by index
+	dropped  []*atomic.Int64 // by scenario
+}
+
+func newWatchers(p *Plan, opts *Options) *watchers {
+	if opts.Metrics == nil && len(p.Outputs) == 0 && opts.OnTick == nil && opts.Coordinator == nil {
+		return nil
+	}
+	w := &watchers{set: opts.Metrics, outputs: p.Outputs, onTick: opts.OnTick, coord: opts.Coordinator, scenario: p.EndpointScenarios()}
+	for _, o := range w.outputs {
+		w.families = w.families || o.WantsFamilies()
+	}
+	if w.set == nil && w.families {
+		w.set = livemetrics.New(w.scenario)
+	}
+	for _, s := range p.Scenarios {
+		w.names = append(w.names, s.Name)
+		w.dropped = append(w.dropped, new(atomic.Int64))
+	}
+	return w
+}
+
+// begin starts the outputs and makes rec feed the watchers.
+func (w *watchers) begin(rec *metrics.Recorder, start time.Time) {
+	w.start = start
+	for _, o := range w.outputs {
+		o.Start()
+	}
+	rec.OnTick(w.tick)
+}
+
+func (w *watchers) tick(t *metrics.Tick) {
+	if w.coord != nil {
+		w.coord.Point(t.Point)
+	}
+	if w.set != nil {
+		w.set.Add(t)
+		dropped := make(map[string]int64, len(w.names))
+		for i, n := range w.names {
+			dropped[n] += w.dropped[i].Load()
+		}
+		w.set.AddDropped(dropped)
+	}
+	if len(w.outputs) > 0 {
+		f := &output.Frame{
+			Start:    w.start,
+			Time:     w.start.Add(time.Duration((t.Point.T + t.Point.DurationS) * float64(time.Second))),
+			Tick:     t,
+			Scenario: w.scenario,
+		}
+		if w.families {
+			f.Families, _ = w.set.Gather()
+		}
+		for _, o := range w.outputs {
+			o.Offer(f)
+		}
+	}
+	if w.onTick != nil {
+		w.onTick(t)
+	}
+}
+
+// finish flushes the outputs and returns what they did.
+func (w *watchers) finish() []metrics.OutputStats {
+	var out []metrics.OutputStats
+	for _, o := range w.outputs {
+		out = append(out, o.Close(OutputFlush))
+	}
+	return out
+}
+
+// EndpointScenarios names the scenario of each of the plan's endpoints.
+func (p *Plan) EndpointScenarios() map[string]string {
+	m := map[string]string{}
+	for _, s := range p.Scenarios {
+		for _, e := range s.Endpoints {
+			if _, ok := m[e]; !ok {
+				m[e] = s.Name
+			}
+		}
+	}
+	return m
+}
+
+// droppedOf is the drop counter of scenario i; nil without watchers.
+func (w *watchers) droppedOf(i int) *atomic.Int64 {
+	if w == nil {
+		return nil
+	}
+	return w.dropped[i]
+}

@@ -59,6 +59,8 @@ type h1conn struct {
 	raw  syscall.RawConn // the socket, to peek at while idle
 	tls  bool
 	dial *dialRecord // set until its first exchange: that one made it
+
+	idleSince int64 // stamp of the end of its last exchange
 }
 
 func (h *h1State) init(c *client) {
@@ -125,7 +127,8 @@ func (h *h1State) exchange(ctx context.Context, req *Request, t *target, s *metr
 	}
 	h.watch(ctx)
 
-	hc := h.idle(t.key)
+	ex := &h.ex
+	hc := h.idle(t.key, ex.now())
 	if hc == nil {
 		var err error
 		if hc, err = h.dial(ctx, t, deadline, timeout); err != nil {
@@ -136,7 +139,6 @@ func (h *h1State) exchange(ctx context.Context, req *Request, t *target, s *metr
 			return resp, h.ex.phase(), err
 		}
 	}
-	ex := &h.ex
 	ex.gotConn.Store(ex.now())
 	ex.conn.Store(hc.cc)
 	if hc.dial != nil {
@@ -209,6 +211,7 @@ func (h *h1State) exchange(ctx context.Context, req *Request, t *target, s *metr
 	if !keepAlive || hd.Close || h.body.ToEOF() || leftover || hd.Status < 200 {
 		h.drop(hc)
 	}
+	hc.idleSince = int64(s.End.Sub(c.epoch))
 	return resp, errclass.PhaseUnknown, nil
 }
 

@@ -9,16 +9,22 @@ import (
 	"time"
 )
 
+// checkIdleAfter is how long a connection must have been idle before it
+// is checked for a close by the server: servers close idle connections
+// after seconds, and the check costs a system call, which a closed loop
+// that reuses its connection at once should not pay per request.
+const checkIdleAfter = time.Millisecond
+
 // idle returns the open connection to key if it is still usable, and
 // closes it if it is not: the server may have closed it while it was
 // idle, which a background reader would have seen. Using it would fail a
 // request the server never saw.
-func (h *h1State) idle(key string) *h1conn {
+func (h *h1State) idle(key string, now int64) *h1conn {
 	for _, hc := range h.conns {
 		if hc.key != key {
 			continue
 		}
-		if h.alive(hc) {
+		if now-hc.idleSince < int64(checkIdleAfter) || h.alive(hc) {
 			return hc
 		}
 		h.drop(hc)

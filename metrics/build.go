@@ -101,6 +101,7 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 	if n := st.requests + dropped + st.notSent; n > 0 {
 		s.ErrorRate = float64(st.failures+dropped+st.notSent) / float64(n)
 	}
+	s.Timing.ConnectSYNRetransmits = st.synRetransmits
 	for i, p := range s.Timing.phases() {
 		p.SumUs, p.Max = st.phaseSumUs[i], msOf(st.phaseMaxUs[i])
 		if st.requests > 0 {

@@ -45,6 +45,19 @@ func (e *errCounts) addMessage(msg string, n int64, group bool) {
 	}
 }
 
+// SYNRetransmitted reports whether a connect that took d looks like one
+// whose first SYN (or first few) went unanswered: Linux sends a SYN again
+// after 1 s, then 2 s, 4 s, 8 s, ... later, so such connects complete just
+// after 1, 3, 7, 15 or 31 s. The server's listen backlog was full.
+func SYNRetransmitted(d time.Duration) bool {
+	for k := time.Second; k <= 31*time.Second; k = 2*k + time.Second {
+		if d >= k && d < k+300*time.Millisecond {
+			return true
+		}
+	}
+	return false
+}
+
 // grouped reports whether every distinct message of class is counted, as
 // for the classes whose message is all that tells their failures apart.
 func grouped(class errclass.Class) bool { return class == errclass.Other || class == errclass.NotSent }
@@ -67,11 +80,14 @@ type counts struct {
 	latSumNs           int64
 	// notSent counts steps that failed before sending (errclass.NotSent):
 	// not requests, so in no other count.
-	notSent    int64
-	phaseSumUs [numPhases]int64
-	phaseMaxUs [numPhases]int64
-	statuses   map[int]int64
-	errors     map[errclass.Class]*errCounts
+	notSent int64
+	// synRetransmits counts connects that took about 1, 3, 7, 15 or 31 s:
+	// SYNs the server's kernel dropped and the client sent again.
+	synRetransmits int64
+	phaseSumUs     [numPhases]int64
+	phaseMaxUs     [numPhases]int64
+	statuses       map[int]int64
+	errors         map[errclass.Class]*errCounts
 }
 
 // add counts one sample whose latency and service time are latNs and svcNs.
@@ -96,6 +112,9 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	c.bytesIn += s.BytesIn
 	c.bytesOut += s.BytesOut
 	c.interim += int64(s.Interim)
+	if SYNRetransmitted(s.Timing.Connect) {
+		c.synRetransmits++
+	}
 	for i, d := range phasesOf(&s.Timing) {
 		us := micros(d)
 		c.phaseSumUs[i] += us
@@ -151,6 +170,7 @@ func (c *counts) merge(o *counts) {
 	c.requests += o.requests
 	c.failures += o.failures
 	c.notSent += o.notSent
+	c.synRetransmits += o.synRetransmits
 	c.bytesIn += o.bytesIn
 	c.interim += o.interim
 	c.bytesOut += o.bytesOut

@@ -140,6 +140,7 @@ func fromStats(s *Stats) (*stats, error) {
 		return nil, fmt.Errorf("service time: %w", err)
 	}
 	st.requests, st.failures, st.notSent = s.Requests, s.Failures, s.NotSent
+	st.synRetransmits = s.Timing.ConnectSYNRetransmits
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
 	st.interim = s.Interim
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)

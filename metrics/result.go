@@ -163,6 +163,10 @@ type TimingStats struct {
 	Send    PhaseStats `json:"send"`
 	Wait    PhaseStats `json:"wait"`
 	Receive PhaseStats `json:"receive"`
+	// ConnectSYNRetransmits counts connects that completed just after 1,
+	// 3, 7, 15 or 31 s: the client's SYN was dropped and sent again, which
+	// a server's full listen backlog causes (SYNRetransmitted).
+	ConnectSYNRetransmits int64 `json:"connect_syn_retransmits,omitempty"`
 }
 
 func (t *TimingStats) phases() [numPhases]*PhaseStats {

@@ -291,6 +291,9 @@ func findingsOf(r *metrics.Result) []Finding {
 	if s := r.Generator.Saturation; s != nil {
 		out = append(out, Finding{Kind: "untrustworthy", Text: untrustworthyLine(s)})
 	}
+	if line := SYNBacklogLine(r); line != "" {
+		out = append(out, Finding{Kind: "syn_backlog", Text: line})
+	}
 	return out
 }
 

@@ -18,9 +18,23 @@ func findings(w io.Writer, r *metrics.Result) {
 	if s := r.Generator.Saturation; s != nil {
 		fmt.Fprintf(w, "\n%s\n", untrustworthyLine(s))
 	}
+	if line := SYNBacklogLine(r); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
+	}
 	if r.Capacity != nil {
 		CapacityTable(w, r.Capacity)
 	}
+}
+
+// SYNBacklogLine says, if connects took about 1 s, 3 s or 7 s, that those
+// were SYN retransmissions and what they mean; it is empty otherwise.
+func SYNBacklogLine(r *metrics.Result) string {
+	n := r.Totals.Timing.ConnectSYNRetransmits
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("SYN retransmissions: %d connects took about 1 s, 3 s or 7 s (max %s): the server's listen backlog overflowed, so its kernel dropped SYNs and the client sent them again. Raise the server's listen backlog (net.core.somaxconn, net.ipv4.tcp_max_syn_backlog and the backlog its listen call asks for) or make it accept faster",
+		n, Ms(r.Totals.Timing.Connect.Max))
 }
 
 // untrustworthyLine says from when a run's figures may describe its

@@ -36,11 +36,15 @@ func TestMain(m *testing.M) {
 		io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	case "spin":
+		// Busy about a third of the time, so that the test measures a
+		// steady load without taking a core from the tests running beside.
 		fmt.Println("ready")
 		go func() { io.Copy(io.Discard, os.Stdin); os.Exit(0) }()
-		x := 0
 		for {
-			x++
+			end := time.Now().Add(3 * time.Millisecond)
+			for time.Now().Before(end) {
+			}
+			time.Sleep(6 * time.Millisecond)
 		}
 	}
 	os.Exit(m.Run())

@@ -90,16 +90,7 @@ func (t Threshold) evalMonitor(r *metrics.Result) metrics.ThresholdResult {
 		}
 		return out
 	}
-	from := 0.0
-	if r.Warmup != nil {
-		from = r.Warmup.DurationS
-	}
-	var xs []float64
-	for i, v := range vals {
-		if tt := src.T[i]; tt >= from && tt < r.Run.DurationS && !math.IsNaN(v) {
-			xs = append(xs, v)
-		}
-	}
+	xs := src.Within(r, vals)
 	if len(xs) == 0 {
 		out.Note = fmt.Sprintf("no data: monitor %s recorded no %s in the measured period", t.Source, t.Series)
 		if g := gapReasons(src); g != "" {

@@ -164,3 +164,20 @@ func mergeMonitor(parts []*Result) *Monitor {
 	}
 	return out
 }
+
+// Within returns the values of vals (a series of s) sampled in the
+// measured period of r, the warm-up and the drain after the load left out,
+// missing values skipped.
+func (s *MonitorSource) Within(r *Result, vals MonitorValues) []float64 {
+	from := 0.0
+	if r.Warmup != nil {
+		from = r.Warmup.DurationS
+	}
+	var xs []float64
+	for i, v := range vals {
+		if i < len(s.T) && s.T[i] >= from && s.T[i] < r.Run.DurationS && !math.IsNaN(v) {
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}

@@ -97,6 +97,7 @@ func Compare(runs []Labeled) (*Comparison, error) {
 	}
 	if name, ok := commonSingleEndpoint(runs); ok {
 		c.Sections = append(c.Sections, c.section("Total · "+name, func(r *metrics.Result) *metrics.Stats { return &r.Totals }))
+		c.Sections = append(c.Sections, serverSections(c.Runs)...)
 		return c, nil
 	}
 	c.Sections = append(c.Sections, c.section("Total", func(r *metrics.Result) *metrics.Stats { return &r.Totals }))
@@ -110,6 +111,7 @@ func Compare(runs []Labeled) (*Comparison, error) {
 			return nil
 		}))
 	}
+	c.Sections = append(c.Sections, serverSections(c.Runs)...)
 	return c, nil
 }
 

@@ -39,6 +39,7 @@ func Summary(w io.Writer, r *metrics.Result) {
 	streams(w, r)
 	errorsTable(w, r)
 	thresholds(w, r)
+	serverSummary(w, r)
 	findings(w, r)
 	generator(w, r)
 	outputs(w, r)
@@ -131,6 +132,9 @@ func thresholdActual(t *metrics.ThresholdResult) string {
 		return fmt.Sprintf("%.2f%%", t.Actual)
 	case "/s":
 		return fmt.Sprintf("%.1f/s", t.Actual)
+	case "":
+	default:
+		return fmt.Sprintf("%.4g %s", t.Actual, t.Unit)
 	}
 	return fmt.Sprintf("%g", t.Actual)
 }

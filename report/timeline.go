@@ -63,6 +63,10 @@ type Timeline struct {
 	// that the charts shade and mark (the report's timeline only).
 	Bands []Band `json:"bands"`
 	Marks []Mark `json:"marks"`
+
+	// Server are the charts of the monitored servers (the report's
+	// timeline only), on the same points.
+	Server []ServerChart `json:"server,omitempty"`
 }
 
 // ClassValues is the per-second count of one class of events: failures of
@@ -86,6 +90,7 @@ type ClassValues struct {
 func NewTimeline(r *metrics.Result, limit int) *Timeline {
 	tl := newTimeline(r, bucketSize(len(chartPoints(r)), limit))
 	annotate(tl, r)
+	tl.Server = serverCharts(r, tl, pickedSeries(r))
 	return tl
 }
 

@@ -414,6 +414,7 @@
         " s each: rates are averaged over each point, p50–p99 averaged weighted by requests, max and users are the highest in it."), grid);
     }
     // timeChart draws a chart over time, with the run's bands and marks.
+    grid.__x = x; grid.__bands = ch.bands; grid.__marks = ch.marks;
     var timeChart = function (spec) {
       spec.x = x; spec.bands = ch.bands; spec.marks = ch.marks;
       return chart(grid, spec);
@@ -450,6 +451,7 @@
         y2: { label: "lag p99", unit: "ms" }, series: [
           { label: "CPU", values: ch.cpu_pct, color: C.cpu },
           { label: "lag p99", values: ch.lag_p99_ms, color: C.lag, scale: "y2", unit: "ms" }] });
+      (ch.server || []).forEach(function (sc) { serverChart(sc, grid, timeChart); });
     }
 
     // Endpoints.
@@ -614,6 +616,41 @@
       bar.appendChild(seg);
     });
     return bar;
+  }
+
+  // serverChart draws a chart of a monitored server; one with options gets
+  // a picker of the series to draw.
+  function serverChart(sc, grid, timeChart) {
+    var spec = function (list) {
+      return { key: sc.key, title: sc.title, yLabel: sc.y_label, unit: sc.unit,
+        series: list.map(function (s, i) { return { label: s.label, values: s.values, color: PALETTE[i % PALETTE.length] }; }) };
+    };
+    if (!sc.options) { timeChart(spec(sc.series)); return; }
+    var box = el("div", { class: "server-pick" });
+    grid.appendChild(box);
+    var chosen = sc.series.map(function (s) { return s.label; });
+    var sel = el("select", { multiple: "multiple", size: "6", "aria-label": "series to draw: " + sc.title },
+      sc.options.map(function (o) {
+        var opt = el("option", { value: o.label }, o.label);
+        if (chosen.indexOf(o.label) >= 0) opt.selected = true;
+        return opt;
+      }));
+    var holder = el("div");
+    var draw = function () {
+      holder.innerHTML = "";
+      var picked = sc.options.filter(function (o) { return chosen.indexOf(o.label) >= 0; });
+      if (!picked.length) { holder.appendChild(el("p", { class: "note" }, "Pick series to draw from the list.")); return; }
+      var s = spec(picked);
+      s.x = grid.__x; s.bands = grid.__bands; s.marks = grid.__marks;
+      chart(holder, s);
+    };
+    sel.addEventListener("change", function () {
+      chosen = Array.prototype.filter.call(sel.options, function (o) { return o.selected; }).map(function (o) { return o.value; });
+      draw();
+    });
+    box.appendChild(holder);
+    box.appendChild(el("label", null, ["Series of " + sc.key.split(".")[0] + " to draw" + (sc.left ? " (" + sc.left + " flatter ones left out)" : ""), sel]));
+    draw();
   }
 
   function errorColour(cls, i) {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // TestCollapseWhenServerStops stops the test server mid-run, closing its

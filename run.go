@@ -15,10 +15,10 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/health"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/monitor"
-	"github.com/surge-load/surge/report"
 )
 
 // Version is surge's version, recorded in every result.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/report"
+	"github.com/surge-load/surge/internal/report"
 )
 
 // slowAccepter accepts one connection per interval.

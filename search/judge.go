@@ -6,8 +6,8 @@ import (
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // The rules of a step's judgement; see the package documentation.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // Phases of a step.

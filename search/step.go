@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // A trial is one step run: its row in the capacity table and the result

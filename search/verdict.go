@@ -3,8 +3,8 @@ package search
 import (
 	"fmt"
 
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // capacity assembles the capacity table and the verdict from the highest

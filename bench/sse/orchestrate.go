@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/health"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // orchestrate runs the benchmark: servers, generators, measurement,

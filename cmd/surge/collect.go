@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/surge-load/surge/collect"
-	"github.com/surge-load/surge/report"
+	"github.com/surge-load/surge/internal/report"
 )
 
 // collectFlags are the flags of `surge collect`.

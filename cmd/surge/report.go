@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 func newReportCmd() *cobra.Command {

@@ -16,8 +16,8 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/collect"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/report"
 )
 
 // runFlags are the flags of `surge run`, as typed.

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/surge-load/surge/protocol/netdial"
+	"github.com/surge-load/surge/internal/netdial"
 )
 
 // dialer opens the connections of one client: TCP from one of the local

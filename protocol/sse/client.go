@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/netdial"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/protocol/netdial"
 )
 
 // A Client opens server-sent event streams. It is safe for concurrent use:

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/netdial"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/http1"
-	"github.com/surge-load/surge/protocol/netdial"
 )
 
 // A stream is the state of one subscription while it runs. Streams are

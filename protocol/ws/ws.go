@@ -17,8 +17,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/netdial"
 	"github.com/surge-load/surge/metrics"
-	"github.com/surge-load/surge/protocol/netdial"
 )
 
 // Defaults for the zero values of Options.

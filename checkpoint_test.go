@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Checkpoints arrive during the run, each incomplete and covering more than
@@ -26,10 +26,10 @@ func TestRunCheckpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var cps []*metrics.Result
+	var cps []*result.Result
 	res, err := Run(context.Background(), plan, Options{
 		CheckpointEvery: 200 * time.Millisecond,
-		Checkpoint: func(r *metrics.Result) {
+		Checkpoint: func(r *result.Result) {
 			mu.Lock()
 			cps = append(cps, r)
 			mu.Unlock()

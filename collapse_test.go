@@ -10,7 +10,7 @@ import (
 
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestCollapseWhenServerStops stops the test server mid-run, closing its
@@ -32,7 +32,7 @@ func TestCollapseWhenServerStops(t *testing.T) {
 		t.Fatalf("no collapse; series: %+v", res.Series)
 	}
 	t.Logf("collapse %+v", *c)
-	if c.Kind != metrics.CollapseStopped || c.DominantError != "connect_refused" || c.Recovered {
+	if c.Kind != result.CollapseStopped || c.DominantError != "connect_refused" || c.Recovered {
 		t.Errorf("collapse %+v; want stopped answering, connect_refused, not recovered", c)
 	}
 	// On a busy machine the peak may fall short of the offered 100/s.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
+	"github.com/surge-load/surge/result"
 )
 
 // stallServer answers at once, except that every period it stalls for
@@ -28,7 +28,7 @@ func stallServer(t *testing.T, period, stall time.Duration) *httptest.Server {
 	return srv
 }
 
-func runPlan(t *testing.T, url string, load executor.Load) *metrics.Result {
+func runPlan(t *testing.T, url string, load executor.Load) *result.Result {
 	t.Helper()
 	plan, err := surge.SingleURL(surge.Request{URL: url, HTTP: httpc.Options{Timeout: 5 * time.Second}}, load, nil)
 	if err != nil {

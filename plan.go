@@ -1,6 +1,6 @@
 // Package surge runs load tests: a Plan says who does what at which load,
 // Run carries it out and measures every operation, and the result is one
-// metrics.Result document. The surge command is a thin layer over this
+// result.Result document. The surge command is a thin layer over this
 // package; everything it does can be done from Go.
 package surge
 

@@ -19,6 +19,7 @@ import (
 	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/monitor"
+	"github.com/surge-load/surge/result"
 )
 
 // Version is surge's version, recorded in every result.
@@ -40,12 +41,12 @@ type Options struct {
 	Segment executor.Segment
 	// Checkpoint, if not nil, receives a result of the run so far about
 	// every CheckpointEvery (10 seconds if zero) while the run goes on,
-	// marked incomplete (metrics.Run.Incomplete) with the time it covers,
+	// marked incomplete (result.Run.Incomplete) with the time it covers,
 	// so that a generator killed mid-run keeps all but its last seconds.
 	// It is called from a goroutine of its own, one call at a time; a slow
 	// Checkpoint delays the next checkpoint, never the load. Run returns
 	// only after the last call has returned.
-	Checkpoint      func(*metrics.Result)
+	Checkpoint      func(*result.Result)
 	CheckpointEvery time.Duration
 	// Coordinator, if not nil, places the run in a split run coordinated
 	// by another process: it decides which segment runs the setup, fixes
@@ -74,7 +75,7 @@ type Coordinator interface {
 	Start(ctx context.Context, captured json.RawMessage, setupErr error) (start time.Time, shared json.RawMessage, err error)
 	// Point receives each interval of the series as soon as it ends. It
 	// runs on the recorder's collector goroutine and must not block.
-	Point(metrics.Point)
+	Point(result.Point)
 }
 
 // defaultCheckpointEvery is how often Run checkpoints when
@@ -85,7 +86,7 @@ const defaultCheckpointEvery = 10 * time.Second
 // A run stopped early by ctx or Abort still returns everything it measured,
 // with Run.Interrupted set. The error is non-nil only if the run could not
 // happen at all.
-func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
+func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	stopCheckpoints()
 	end := time.Now()
 	rec.Finish(end)
-	var watched *metrics.Monitor
+	var watched *result.Monitor
 	if watch != nil {
 		watched = watch.Stop()
 		watched.Segment = opts.Segment.Index
@@ -165,7 +166,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 	if progressDone != nil {
 		progressDone()
 	}
-	var outputs []metrics.OutputStats
+	var outputs []result.OutputStats
 	if w != nil {
 		outputs = w.finish()
 	}
@@ -201,14 +202,14 @@ func Run(ctx context.Context, p *Plan, opts Options) (*metrics.Result, error) {
 // the run's metadata, the plan), judges it (the generator's health,
 // collapse and the thresholds), and sanitizes it: no secret or raw control
 // character reaches an output.
-func (p *Plan) complete(res *metrics.Result, id string, end time.Time, probe *health.Probe, warnings []string, opts Options) {
-	res.Tool = metrics.Tool{Name: "surge", Version: Version}
+func (p *Plan) complete(res *result.Result, id string, end time.Time, probe *health.Probe, warnings []string, opts Options) {
+	res.Tool = result.Tool{Name: "surge", Version: Version}
 	res.Run.ID = id
 	res.Run.Host, _ = os.Hostname()
 	res.Run.End = end
 	res.Run.Target = p.Target
 	res.Run.Load = describe(p)
-	res.Run.Segment = metrics.Segment{Index: opts.Segment.Index, Count: max(opts.Segment.Count, 1)}
+	res.Run.Segment = result.Segment{Index: opts.Segment.Index, Count: max(opts.Segment.Count, 1)}
 	res.Run.PlanHash = p.Hash()
 	if p.Spec != nil {
 		if b, err := json.Marshal(p.Spec); err == nil {

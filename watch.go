@@ -7,6 +7,7 @@ import (
 	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/output"
+	"github.com/surge-load/surge/result"
 )
 
 // OutputFlush bounds how long the outputs may take, after the run, to send
@@ -88,8 +89,8 @@ func (w *watchers) tick(t *metrics.Tick) {
 }
 
 // finish flushes the outputs and returns what they did.
-func (w *watchers) finish() []metrics.OutputStats {
-	var out []metrics.OutputStats
+func (w *watchers) finish() []result.OutputStats {
+	var out []result.OutputStats
 	for _, o := range w.outputs {
 		out = append(out, o.Close(OutputFlush))
 	}

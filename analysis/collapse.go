@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"github.com/surge-load/surge/errclass"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The rules of collapse detection. Throughput is successful responses per
@@ -39,7 +39,7 @@ const (
 // of in-flight operations) and seconds in which no load was offered (a
 // ramp down to zero) are not judged. It returns nil if there was no
 // collapse.
-func DetectCollapse(r *metrics.Result) *metrics.Collapse {
+func DetectCollapse(r *result.Result) *result.Collapse {
 	pts := activePoints(r)
 	if len(pts) < peakWindowS+collapseHoldS {
 		return nil
@@ -57,11 +57,11 @@ func DetectCollapse(r *metrics.Result) *metrics.Collapse {
 	if peak < minPeakRPS {
 		return nil
 	}
-	bad := func(p *metrics.Point) bool {
-		return offered(p) && (okRPS([]metrics.Point{*p}) < stoppedShare*peak || errorShare([]metrics.Point{*p}) >= errorsShare)
+	bad := func(p *result.Point) bool {
+		return offered(p) && (okRPS([]result.Point{*p}) < stoppedShare*peak || errorShare([]result.Point{*p}) >= errorsShare)
 	}
-	good := func(p *metrics.Point) bool {
-		return okRPS([]metrics.Point{*p}) >= recoveredShare*peak && errorShare([]metrics.Point{*p}) < errorsShare
+	good := func(p *result.Point) bool {
+		return okRPS([]result.Point{*p}) >= recoveredShare*peak && errorShare([]result.Point{*p}) < errorsShare
 	}
 	from := holds(pts, at+peakWindowS, bad)
 	if from < 0 {
@@ -75,8 +75,8 @@ func DetectCollapse(r *metrics.Result) *metrics.Collapse {
 		end-- // the load ended: the collapse lasted until then
 	}
 	span := pts[from:end]
-	c := &metrics.Collapse{
-		Kind:          metrics.CollapseErrors,
+	c := &result.Collapse{
+		Kind:          result.CollapseErrors,
 		PeakRPS:       peak,
 		PeakAtS:       pts[at+peakWindowS/2].T,
 		AtS:           pts[from].T,
@@ -88,13 +88,13 @@ func DetectCollapse(r *metrics.Result) *metrics.Collapse {
 	}
 	c.AfterPeakS = c.AtS - c.PeakAtS
 	if c.RPS < stoppedShare*peak {
-		c.Kind = metrics.CollapseStopped
+		c.Kind = result.CollapseStopped
 	}
 	return c
 }
 
 // activePoints returns the points of r's active load period.
-func activePoints(r *metrics.Result) []metrics.Point {
+func activePoints(r *result.Result) []result.Point {
 	n := 0
 	for n < len(r.Series) && r.Series[n].T < r.Run.DurationS {
 		n++
@@ -104,7 +104,7 @@ func activePoints(r *metrics.Result) []metrics.Point {
 
 // holds returns the first index from start on at which cond holds for
 // collapseHoldS consecutive points, or -1.
-func holds(pts []metrics.Point, start int, cond func(*metrics.Point) bool) int {
+func holds(pts []result.Point, start int, cond func(*result.Point) bool) int {
 	run := 0
 	for i := start; i < len(pts); i++ {
 		if !cond(&pts[i]) {
@@ -124,7 +124,7 @@ func holds(pts []metrics.Point, start int, cond func(*metrics.Point) bool) int {
 // Users that are busy only holding open streams (SSE, WebSocket) offer no
 // requests: a second in which every busy user holds a stream is not judged,
 // since subscriptions are made only when streams open.
-func offered(p *metrics.Point) bool {
+func offered(p *result.Point) bool {
 	busy := p.Busy
 	if p.Streams != nil {
 		busy -= p.Streams.Open
@@ -133,7 +133,7 @@ func offered(p *metrics.Point) bool {
 }
 
 // okRPS is the successful operations per second over pts.
-func okRPS(pts []metrics.Point) float64 {
+func okRPS(pts []result.Point) float64 {
 	var ok int64
 	for _, p := range pts {
 		ok += p.Requests - p.Failures
@@ -145,7 +145,7 @@ func okRPS(pts []metrics.Point) float64 {
 }
 
 // errorShare is (failures + dropped) / (requests + dropped) over pts.
-func errorShare(pts []metrics.Point) float64 {
+func errorShare(pts []result.Point) float64 {
 	var bad, all int64
 	for _, p := range pts {
 		bad += p.Failures + p.Dropped
@@ -157,7 +157,7 @@ func errorShare(pts []metrics.Point) float64 {
 	return float64(bad) / float64(all)
 }
 
-func sumDuration(pts []metrics.Point) float64 {
+func sumDuration(pts []result.Point) float64 {
 	var d float64
 	for _, p := range pts {
 		d += p.DurationS
@@ -167,7 +167,7 @@ func sumDuration(pts []metrics.Point) float64 {
 
 // dominantError is the most frequent error class over pts, drops
 // included; empty if nothing failed.
-func dominantError(pts []metrics.Point) string {
+func dominantError(pts []result.Point) string {
 	counts := map[string]int64{}
 	for _, p := range pts {
 		for class, n := range p.Errors {

@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Limits past which the generator, not the server, may be what was measured.
@@ -18,8 +18,8 @@ const (
 
 // A generatorRule is one sign of a saturated generator.
 type generatorRule struct {
-	cause string // as in metrics.Saturation.Causes
-	bad   func(*metrics.GeneratorPoint) bool
+	cause string // as in result.Saturation.Causes
+	bad   func(*result.GeneratorPoint) bool
 	// warning says what it means and what to do; %s is "from Xs on (N s
 	// in all)".
 	warning string
@@ -28,17 +28,17 @@ type generatorRule struct {
 var generatorRules = []generatorRule{
 	{
 		cause:   "cpu",
-		bad:     func(g *metrics.GeneratorPoint) bool { return g.CPUPercent >= busyCPUPercent },
+		bad:     func(g *result.GeneratorPoint) bool { return g.CPUPercent >= busyCPUPercent },
 		warning: fmt.Sprintf("generator CPU at %d%%%% or more %%s: throughput and latency from then on may be limited by the generator, not the server; use fewer users per process or more machines", busyCPUPercent),
 	},
 	{
 		cause:   "lag",
-		bad:     func(g *metrics.GeneratorPoint) bool { return g.LagP99Ms >= lateLagMs },
+		bad:     func(g *result.GeneratorPoint) bool { return g.LagP99Ms >= lateLagMs },
 		warning: fmt.Sprintf("generator started scheduled work %dms late or more %%s: it could not keep up with the plan", lateLagMs),
 	},
 	{
 		cause:   "runq",
-		bad:     func(g *metrics.GeneratorPoint) bool { return g.RunqP99Ms >= runqLagMs },
+		bad:     func(g *result.GeneratorPoint) bool { return g.RunqP99Ms >= runqLagMs },
 		warning: fmt.Sprintf("generator goroutines waited %dms or more for a CPU %%s: the generator was short of CPU (GOMAXPROCS, a CPU quota or other processes); give it more cores or use more machines", runqLagMs),
 	},
 }
@@ -47,7 +47,7 @@ var generatorRules = []generatorRule{
 // itself was saturated. It sets r.Generator.Saturation, nil when the
 // results are trustworthy throughout, and appends to r.Generator.Warnings
 // one warning per sign of saturation that says from when and what to do.
-func JudgeGenerator(r *metrics.Result) {
+func JudgeGenerator(r *result.Result) {
 	r.Generator.Saturation = Saturation(r.Series)
 	if r.Generator.Warnings == nil {
 		r.Generator.Warnings = []string{}
@@ -63,8 +63,8 @@ func JudgeGenerator(r *metrics.Result) {
 // or nil if it never was: CPU at 90% or more of its cores, scheduled work
 // started 50 ms or more late (p99), or goroutines waiting 50 ms or more for
 // a CPU (p99), each in at least two intervals.
-func Saturation(series []metrics.Point) *metrics.Saturation {
-	var s *metrics.Saturation
+func Saturation(series []result.Point) *result.Saturation {
+	var s *result.Saturation
 	saturated := make([]bool, len(series))
 	for _, rule := range generatorRules {
 		var hits []int
@@ -77,7 +77,7 @@ func Saturation(series []metrics.Point) *metrics.Saturation {
 			continue
 		}
 		if s == nil {
-			s = &metrics.Saturation{TrustworthyUntilS: series[hits[0]].T}
+			s = &result.Saturation{TrustworthyUntilS: series[hits[0]].T}
 		}
 		s.TrustworthyUntilS = min(s.TrustworthyUntilS, series[hits[0]].T)
 		s.Causes = append(s.Causes, rule.cause)
@@ -97,7 +97,7 @@ func Saturation(series []metrics.Point) *metrics.Saturation {
 
 // firstRun describes the intervals where bad holds: from when, and for how
 // many seconds in all. It ignores fewer than saturatedIntervals intervals.
-func firstRun(series []metrics.Point, bad func(*metrics.GeneratorPoint) bool) string {
+func firstRun(series []result.Point, bad func(*result.GeneratorPoint) bool) string {
 	var from float64 = -1
 	var seconds float64
 	n := 0

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestJudgeGenerator(t *testing.T) {
-	var pts []metrics.Point
+	var pts []result.Point
 	for i := range 10 {
-		g := metrics.GeneratorPoint{CPUPercent: 40, LagP99Ms: 1}
+		g := result.GeneratorPoint{CPUPercent: 40, LagP99Ms: 1}
 		if i >= 6 {
 			g.CPUPercent = 97
 		}
@@ -20,9 +20,9 @@ func TestJudgeGenerator(t *testing.T) {
 		if i == 2 { // one bad second alone does not count
 			g.RunqP99Ms = 120
 		}
-		pts = append(pts, metrics.Point{T: float64(i), DurationS: 1, Generator: g})
+		pts = append(pts, result.Point{T: float64(i), DurationS: 1, Generator: g})
 	}
-	r := &metrics.Result{Series: pts, Generator: metrics.Generator{Warnings: []string{"pre-flight"}}}
+	r := &result.Result{Series: pts, Generator: result.Generator{Warnings: []string{"pre-flight"}}}
 	JudgeGenerator(r)
 	s := r.Generator.Saturation
 	if s == nil {
@@ -36,7 +36,7 @@ func TestJudgeGenerator(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 
-	healthy := &metrics.Result{Series: pts[:6]}
+	healthy := &result.Result{Series: pts[:6]}
 	JudgeGenerator(healthy)
 	if healthy.Generator.Saturation != nil || len(healthy.Generator.Warnings) != 0 {
 		t.Errorf("healthy generator judged saturated: %+v", healthy.Generator)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // monitorThresholdRE matches a threshold on a monitored series:
@@ -75,8 +75,8 @@ func parseMonitorThreshold(expr string) (t Threshold, ok bool, err error) {
 }
 
 // evalMonitor judges a threshold on a monitored series.
-func (t Threshold) evalMonitor(r *metrics.Result) metrics.ThresholdResult {
-	out := metrics.ThresholdResult{Expr: t.Expr, Source: t.Source, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
+func (t Threshold) evalMonitor(r *result.Result) result.ThresholdResult {
+	out := result.ThresholdResult{Expr: t.Expr, Source: t.Source, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
 	src := r.Monitor.Source(t.Source)
 	if src == nil {
 		out.Note = fmt.Sprintf("no data: the result has no monitor %q (in a split run only segment 0 monitors)", t.Source)
@@ -143,7 +143,7 @@ func (t Threshold) evalMonitor(r *metrics.Result) metrics.ThresholdResult {
 // selectSeries returns the values of series on src, and their unit:
 // cpu_limit is cpu; m:METRIC{labels} sums every scraped series of METRIC
 // that has those labels.
-func selectSeries(src *metrics.MonitorSource, series string) (metrics.MonitorValues, string, error) {
+func selectSeries(src *result.MonitorSource, series string) (result.MonitorValues, string, error) {
 	if series == "cpu_limit" {
 		series = "cpu"
 	}
@@ -155,7 +155,7 @@ func selectSeries(src *metrics.MonitorSource, series string) (metrics.MonitorVal
 		return s.Values, s.Unit, nil
 	}
 	name, want := splitSelector(series)
-	var matched []*metrics.MonitorSeries
+	var matched []*result.MonitorSeries
 	for i := range src.Series {
 		s := &src.Series[i]
 		n, labels := splitSelector(s.Name)
@@ -177,7 +177,7 @@ func selectSeries(src *metrics.MonitorSource, series string) (metrics.MonitorVal
 			return nil, "", fmt.Errorf("%s matches %d quantile series; name the quantile, as in {quantile=\"0.95\"}", series, len(matched))
 		}
 	}
-	sum := make(metrics.MonitorValues, len(matched[0].Values))
+	sum := make(result.MonitorValues, len(matched[0].Values))
 	for i := range sum {
 		sum[i] = math.NaN()
 		for _, s := range matched {
@@ -249,7 +249,7 @@ func aggregate(xs []float64, agg string) float64 {
 }
 
 // gapReasons lists the distinct reasons of src's gaps.
-func gapReasons(src *metrics.MonitorSource) string {
+func gapReasons(src *result.MonitorSource) string {
 	var rs []string
 	for _, g := range src.Gaps {
 		if !slices.Contains(rs, g.Reason) {

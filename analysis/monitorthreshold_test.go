@@ -5,32 +5,32 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
-func monitoredResult() *metrics.Result {
+func monitoredResult() *result.Result {
 	nan := math.NaN()
-	return &metrics.Result{
-		Run:    metrics.Run{DurationS: 5},
-		Warmup: &metrics.Warmup{DurationS: 1},
-		Monitor: &metrics.Monitor{Sources: []metrics.MonitorSource{{
+	return &result.Result{
+		Run:    result.Run{DurationS: 5},
+		Warmup: &result.Warmup{DurationS: 1},
+		Monitor: &result.Monitor{Sources: []result.MonitorSource{{
 			Name: "api", Kind: "process", IntervalS: 1, CPULimitCores: 2, MemoryLimitBytes: 1 << 30,
 			T: []float64{0, 1, 2, 3, 4, 5},
-			Series: []metrics.MonitorSeries{
-				{Name: "cpu", Unit: "%", Values: metrics.MonitorValues{190, 20, 40, 30, 50, 400}},
-				{Name: "memory", Unit: "bytes", Values: metrics.MonitorValues{1, 256 << 20, 512 << 20, 300 << 20, 100 << 20, 1 << 30}},
-				{Name: "fds", Values: metrics.MonitorValues{9, 10, nan, 12, 11, 99}},
+			Series: []result.MonitorSeries{
+				{Name: "cpu", Unit: "%", Values: result.MonitorValues{190, 20, 40, 30, 50, 400}},
+				{Name: "memory", Unit: "bytes", Values: result.MonitorValues{1, 256 << 20, 512 << 20, 300 << 20, 100 << 20, 1 << 30}},
+				{Name: "fds", Values: result.MonitorValues{9, 10, nan, 12, 11, 99}},
 			},
 		}, {
 			Name: "db", Kind: "prometheus", IntervalS: 1, T: []float64{1, 2},
-			Series: []metrics.MonitorSeries{
-				{Name: `m:pool_pending{pool="a"}`, Values: metrics.MonitorValues{1, 2}},
-				{Name: `m:pool_pending{pool="b"}`, Values: metrics.MonitorValues{3, 4}},
-				{Name: `m:lat_seconds{quantile="0.5"}`, Values: metrics.MonitorValues{0.1, 0.2}},
-				{Name: `m:lat_seconds{quantile="0.95"}`, Values: metrics.MonitorValues{0.3, 0.4}},
+			Series: []result.MonitorSeries{
+				{Name: `m:pool_pending{pool="a"}`, Values: result.MonitorValues{1, 2}},
+				{Name: `m:pool_pending{pool="b"}`, Values: result.MonitorValues{3, 4}},
+				{Name: `m:lat_seconds{quantile="0.5"}`, Values: result.MonitorValues{0.1, 0.2}},
+				{Name: `m:lat_seconds{quantile="0.95"}`, Values: result.MonitorValues{0.3, 0.4}},
 			},
 		}, {Name: "gone", Kind: "process", IntervalS: 1, T: []float64{},
-			Gaps: []metrics.MonitorGap{{T: 0, DurationS: 5, Reason: "process 77 is not running"}}}}},
+			Gaps: []result.MonitorGap{{T: 0, DurationS: 5, Reason: "process 77 is not running"}}}}},
 	}
 }
 

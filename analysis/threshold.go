@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // A Threshold is a pass/fail objective on a result, such as "p95<1000ms",
@@ -114,11 +115,11 @@ func isLatency(metric string) bool {
 }
 
 // Eval judges t against r.
-func (t Threshold) Eval(r *metrics.Result) metrics.ThresholdResult {
+func (t Threshold) Eval(r *result.Result) result.ThresholdResult {
 	if t.Source != "" {
 		return t.evalMonitor(r)
 	}
-	out := metrics.ThresholdResult{Expr: t.Expr, Endpoint: t.Endpoint, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
+	out := result.ThresholdResult{Expr: t.Expr, Endpoint: t.Endpoint, Metric: t.Metric, Limit: t.Limit, Unit: t.unit}
 	if t.unit == "%" {
 		out.Limit = t.Limit * 100
 	}
@@ -176,7 +177,7 @@ func compare[T int64 | float64](op string, a, b T) bool {
 // its histogram bucket (metrics.PercentileBucket): when the limit falls in
 // the same bucket as the percentile, the two are equal within the
 // histogram's precision, so <= and >= pass and < and > fail.
-func (t Threshold) evalLatency(out metrics.ThresholdResult, s *metrics.Stats) metrics.ThresholdResult {
+func (t Threshold) evalLatency(out result.ThresholdResult, s *result.Stats) result.ThresholdResult {
 	if s.Requests == 0 {
 		out.Note = "no requests were measured"
 		return out
@@ -198,7 +199,7 @@ func (t Threshold) evalLatency(out metrics.ThresholdResult, s *metrics.Stats) me
 	return out
 }
 
-func (t Threshold) value(s *metrics.Stats, durationS float64) (float64, error) {
+func (t Threshold) value(s *result.Stats, durationS float64) (float64, error) {
 	l := s.Latency
 	switch t.Metric {
 	case "min":
@@ -241,8 +242,8 @@ func (t Threshold) value(s *metrics.Stats, durationS float64) (float64, error) {
 
 // Evaluate judges every threshold against r, stores the verdicts in
 // r.Thresholds and reports whether all passed.
-func Evaluate(r *metrics.Result, ts []Threshold) bool {
-	r.Thresholds = make([]metrics.ThresholdResult, 0, len(ts))
+func Evaluate(r *result.Result, ts []Threshold) bool {
+	r.Thresholds = make([]result.ThresholdResult, 0, len(ts))
 	ok := true
 	for _, t := range ts {
 		v := t.Eval(r)
@@ -254,7 +255,7 @@ func Evaluate(r *metrics.Result, ts []Threshold) bool {
 
 // ThresholdsOf returns the thresholds that the parts of a split run were
 // judged by, each once, to judge their merge by.
-func ThresholdsOf(parts []*metrics.Result) ([]Threshold, error) {
+func ThresholdsOf(parts []*result.Result) ([]Threshold, error) {
 	seen := map[string]bool{}
 	var ths []Threshold
 	for _, p := range parts {

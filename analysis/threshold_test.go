@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestParseThreshold(t *testing.T) {
@@ -58,9 +58,9 @@ func TestParseThreshold(t *testing.T) {
 }
 
 func TestEvaluate(t *testing.T) {
-	r := &metrics.Result{Run: metrics.Run{DurationS: 10}}
-	r.Totals = metrics.Stats{Requests: 1000, Failures: 20, ErrorRate: 0.02, Latency: metrics.Percentiles{P95: 900, P99: 1500, Max: 3000, Mean: 300}}
-	r.Endpoints = []metrics.EndpointStats{{Name: "GET /a", Stats: metrics.Stats{Requests: 500, Latency: metrics.Percentiles{P95: 250}}}}
+	r := &result.Result{Run: result.Run{DurationS: 10}}
+	r.Totals = result.Stats{Requests: 1000, Failures: 20, ErrorRate: 0.02, Latency: result.Percentiles{P95: 900, P99: 1500, Max: 3000, Mean: 300}}
+	r.Endpoints = []result.EndpointStats{{Name: "GET /a", Stats: result.Stats{Requests: 500, Latency: result.Percentiles{P95: 250}}}}
 	cases := []struct {
 		expr string
 		ok   bool
@@ -107,8 +107,8 @@ func TestThresholdLimitsAreExact(t *testing.T) {
 			t.Errorf("%s: limit %v (%v), want %v", c.expr, th.LimitDuration, err, c.want)
 		}
 	}
-	r := &metrics.Result{Run: metrics.Run{DurationS: 1}, Totals: metrics.Stats{Requests: 1000, Failures: 11,
-		Latency: metrics.Percentiles{Min: 1001, Mean: 1001, P50: 1001, P90: 1001, P95: 1001, P99: 1001, P999: 1001, Max: 1001}}}
+	r := &result.Result{Run: result.Run{DurationS: 1}, Totals: result.Stats{Requests: 1000, Failures: 11,
+		Latency: result.Percentiles{Min: 1001, Mean: 1001, P50: 1001, P90: 1001, P95: 1001, P99: 1001, P999: 1001, Max: 1001}}}
 	for _, c := range []struct {
 		expr string
 		ok   bool

@@ -19,6 +19,7 @@ import (
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // inMemory is a client whose requests h answers in the same process, so
@@ -98,7 +99,7 @@ func (f *fakePlan) plan(t *testing.T, thresholds ...string) *surge.Plan {
 }
 
 // runner runs segment i of plan against the collector c.
-func runner(t *testing.T, c *collect.Collector, p *surge.Plan, i, n int) (*metrics.Result, error) {
+func runner(t *testing.T, c *collect.Collector, p *surge.Plan, i, n int) (*result.Result, error) {
 	r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: i, Count: n, Plan: collect.PlanID(p), Planned: p.Duration(), Client: inMemory(c)})
 	if err != nil {
 		t.Fatal(err)
@@ -111,13 +112,13 @@ func runner(t *testing.T, c *collect.Collector, p *surge.Plan, i, n int) (*metri
 	return res, r.Finish(context.Background(), res)
 }
 
-func endpoint(r *metrics.Result, name string) metrics.Stats {
+func endpoint(r *result.Result, name string) result.Stats {
 	for _, e := range r.Endpoints {
 		if e.Name == name {
 			return e.Stats
 		}
 	}
-	return metrics.Stats{}
+	return result.Stats{}
 }
 
 // TestSplitRunIsTheSingleRun runs a plan as three segments joined to a
@@ -138,7 +139,7 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parts := make([]*metrics.Result, n)
+		parts := make([]*result.Result, n)
 		var wg sync.WaitGroup
 		for i := range n {
 			wg.Go(func() {
@@ -273,7 +274,7 @@ func TestRunnerDiesMidRun(t *testing.T) {
 			time.Sleep(time.Until(start))
 			for k := range 2 {
 				time.Sleep(time.Second)
-				r.Point(metrics.Point{T: float64(k), DurationS: 1})
+				r.Point(result.Point{T: float64(k), DurationS: 1})
 			}
 			// Killed: no more points, no part. (Its stream goroutine
 			// ends with the test.)

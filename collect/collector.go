@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Config configures a Collector.
@@ -93,7 +94,7 @@ type segment struct {
 	joined   bool
 	host     string
 	starting bool // it asked for the start
-	part     *metrics.Result
+	part     *result.Result
 	failed   string // why it cannot send its part
 	points   int    // live points received
 	lastT    float64
@@ -117,7 +118,7 @@ var ErrNobodyJoined = errors.New("no runner joined")
 // returns their merge, with thresholds judged on the whole and the missing
 // segments named. Cancelling ctx stops the waiting: the result then covers
 // the parts received so far and is marked interrupted.
-func (c *Collector) Wait(ctx context.Context) (*metrics.Result, error) {
+func (c *Collector) Wait(ctx context.Context) (*result.Result, error) {
 	defer c.finished.fire()
 	stop := func(d time.Duration, s *signal) bool {
 		t := time.NewTimer(d)
@@ -225,7 +226,7 @@ func (c *Collector) abort(err error) {
 
 // Live returns the merged live points received so far: point k is the sum
 // of every segment's k-th interval, as far as it arrived.
-func (c *Collector) Live() []metrics.Point {
+func (c *Collector) Live() []result.Point {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.live.merged()

@@ -7,7 +7,7 @@
 // and their partial results at the end, which it merges exactly
 // (metrics.Merge) and judges once, on the whole. A segment that never
 // joins, or stops reporting, is named in the merged result
-// (metrics.Run.Missing), never left out silently.
+// (result.Run.Missing), never left out silently.
 //
 // A Runner is the segment's side: it implements surge.Coordinator, so
 // surge.Run joins, starts and streams through it, and Finish sends the

@@ -6,17 +6,18 @@ import (
 	"slices"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // liveSeries holds the segments' live points, by second of the run, and
 // their sums.
 type liveSeries struct {
-	bySecond []map[int]metrics.Point // [k][segment]
-	sums     []*metrics.Point        // nil where a new point arrived since
+	bySecond []map[int]result.Point // [k][segment]
+	sums     []*result.Point        // nil where a new point arrived since
 }
 
 // add records segment's point p, if it is a point that sums.
-func (l *liveSeries) add(segment int, p metrics.Point) error {
+func (l *liveSeries) add(segment int, p result.Point) error {
 	if _, err := metrics.SumPoints(p); err != nil {
 		return err
 	}
@@ -26,7 +27,7 @@ func (l *liveSeries) add(segment int, p metrics.Point) error {
 		l.sums = append(l.sums, nil)
 	}
 	if l.bySecond[k] == nil {
-		l.bySecond[k] = map[int]metrics.Point{}
+		l.bySecond[k] = map[int]result.Point{}
 	}
 	l.bySecond[k][segment] = p
 	l.sums[k] = nil
@@ -34,11 +35,11 @@ func (l *liveSeries) add(segment int, p metrics.Point) error {
 }
 
 // merged returns the sum of every second's points.
-func (l *liveSeries) merged() []metrics.Point {
-	out := make([]metrics.Point, len(l.bySecond))
+func (l *liveSeries) merged() []result.Point {
+	out := make([]result.Point, len(l.bySecond))
 	for k, m := range l.bySecond {
 		if l.sums[k] == nil {
-			ps := make([]metrics.Point, 0, len(m))
+			ps := make([]result.Point, 0, len(m))
 			for _, seg := range slices.Sorted(maps.Keys(m)) {
 				ps = append(ps, m[seg])
 			}

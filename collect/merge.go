@@ -5,15 +5,16 @@ import (
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // merge ends the run: it stops taking parts, merges those it has, names
 // the missing segments and judges the whole.
-func (c *Collector) merge(interrupted bool, cause error) (*metrics.Result, error) {
+func (c *Collector) merge(interrupted bool, cause error) (*result.Result, error) {
 	c.mu.Lock()
 	c.over = true
-	var parts []*metrics.Result
-	var missing []metrics.MissingSegment
+	var parts []*result.Result
+	var missing []result.MissingSegment
 	for i, s := range c.segs {
 		if s.part != nil {
 			parts = append(parts, s.part)
@@ -22,7 +23,7 @@ func (c *Collector) merge(interrupted bool, cause error) (*metrics.Result, error
 			}
 			continue
 		}
-		m := metrics.MissingSegment{Index: i, Reason: c.missingReason(&s, interrupted)}
+		m := result.MissingSegment{Index: i, Reason: c.missingReason(&s, interrupted)}
 		c.logf("segment %d is missing: %s", i, m.Reason)
 		missing = append(missing, m)
 	}
@@ -34,7 +35,7 @@ func (c *Collector) merge(interrupted bool, cause error) (*metrics.Result, error
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	res.Run.Segment = metrics.Segment{Index: 0, Count: c.cfg.Parts}
+	res.Run.Segment = result.Segment{Index: 0, Count: c.cfg.Parts}
 	res.Run.Missing = missing
 	if interrupted {
 		res.Run.Interrupted = true

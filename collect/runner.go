@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // RunnerConfig configures a Runner.
@@ -146,7 +146,7 @@ func (r *Runner) Start(ctx context.Context, captured json.RawMessage, setupErr e
 
 // Point queues p for the collector; when the queue is full it is dropped
 // and counted, never waited for.
-func (r *Runner) Point(p metrics.Point) {
+func (r *Runner) Point(p result.Point) {
 	b, err := json.Marshal(p)
 	if err != nil {
 		r.lost.Add(1)
@@ -193,7 +193,7 @@ func (r *Runner) LostPoints() int64 { return r.lost.Load() }
 
 // Finish sends the remaining live points and then res, the segment's
 // part, trying again for a while if the collector cannot be reached.
-func (r *Runner) Finish(ctx context.Context, res *metrics.Result) error {
+func (r *Runner) Finish(ctx context.Context, res *result.Result) error {
 	r.closeQueue()
 	r.sent.Wait()
 	if n := r.lost.Load(); n > 0 {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The collector's HTTP paths. The long polls (join, start) answer once the
@@ -16,7 +16,7 @@ const (
 	pathPart   = "/v1/part"
 	pathFail   = "/v1/fail"
 	// PathLive answers GET with the merged live points so far, as a JSON
-	// array of metrics.Point.
+	// array of result.Point.
 	PathLive = "/v1/live"
 	// PathResult answers GET with the merged result once the run is over.
 	PathResult = "/v1/result"
@@ -55,14 +55,14 @@ type startReply struct {
 
 // pointsRequest carries intervals of a segment's series as they end.
 type pointsRequest struct {
-	Index  int             `json:"index"`
-	Points []metrics.Point `json:"points"`
+	Index  int            `json:"index"`
+	Points []result.Point `json:"points"`
 }
 
 // partRequest carries a segment's partial result.
 type partRequest struct {
-	Index  int             `json:"index"`
-	Result *metrics.Result `json:"result"`
+	Index  int            `json:"index"`
+	Result *result.Result `json:"result"`
 }
 
 // failRequest says that a segment cannot send its part.

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Probe samples the generator process once per interval. It implements
@@ -36,11 +36,11 @@ func NewProbe() *Probe {
 func (p *Probe) Cores() int { return p.cores }
 
 // Sample returns the generator's state over the interval since the last call.
-func (p *Probe) Sample() metrics.GeneratorPoint {
+func (p *Probe) Sample() result.GeneratorPoint {
 	now, cpu := time.Now(), processCPU()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	g := metrics.GeneratorPoint{
+	g := result.GeneratorPoint{
 		Goroutines: runtime.NumGoroutine(),
 		HeapBytes:  ms.HeapAlloc,
 		GCPauseMs:  float64(ms.PauseTotalNs-p.prevPause) / 1e6,

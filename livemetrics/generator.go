@@ -2,8 +2,7 @@ package livemetrics
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // generatorGauges are the load generator's health, from the last interval.
@@ -33,7 +32,7 @@ func (g *generatorGauges) register(reg *prometheus.Registry) {
 	reg.MustRegister(g.cpu, g.goroutines, g.heap, g.fds, g.lagP99, g.runqP99, g.gcPause)
 }
 
-func (g *generatorGauges) set(p *metrics.GeneratorPoint) {
+func (g *generatorGauges) set(p *result.GeneratorPoint) {
 	g.cpu.Set(p.CPUPercent)
 	g.goroutines.Set(float64(p.Goroutines))
 	g.heap.Set(float64(p.HeapBytes))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestSetCounts adds two ticks and reads the counters, the histogram and
@@ -14,7 +15,7 @@ import (
 func TestSetCounts(t *testing.T) {
 	s := New(map[string]string{"GET /": "browse"})
 	tick := &metrics.Tick{
-		Point: metrics.Point{Users: 7},
+		Point: result.Point{Users: 7},
 		Endpoints: []metrics.EndpointTick{{
 			Name: "GET /", Requests: 5, Failures: 2,
 			Outcomes:       []metrics.Outcome{{Status: 200, Count: 3}, {Status: 503, Class: "http_5xx", Count: 1}, {Class: "timeout", Count: 1}},

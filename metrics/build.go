@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // Result assembles the measurements into a result document. active is the
 // run's active load period; rates are per second of it without the warm-up
 // (Result.MeasuredS). Call it after Finish; the caller fills in Tool, Run
 // (apart from DurationS), Plan and Thresholds.
-func (r *Recorder) Result(active time.Duration) *Result {
+func (r *Recorder) Result(active time.Duration) *result.Result {
 	r.state.Lock()
 	defer r.state.Unlock()
 	return r.result(active)
@@ -23,7 +24,7 @@ func (r *Recorder) Result(active time.Duration) *Result {
 // collected so far, marked incomplete (Run.Incomplete) with the time they
 // cover (Run.CoveredS), which is also its active period. It never waits for
 // more than one interval's fold, and the load does not wait for it.
-func (r *Recorder) Checkpoint() *Result {
+func (r *Recorder) Checkpoint() *result.Result {
 	r.state.Lock()
 	defer r.state.Unlock()
 	var covered time.Duration
@@ -36,14 +37,14 @@ func (r *Recorder) Checkpoint() *Result {
 	return res
 }
 
-func (r *Recorder) result(active time.Duration) *Result {
-	res := &Result{
-		SchemaVersion: SchemaVersion,
-		Run:           Run{Start: r.start, DurationS: active.Seconds(), Segment: Segment{Index: 0, Count: 1}},
+func (r *Recorder) result(active time.Duration) *result.Result {
+	res := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Run:           result.Run{Start: r.start, DurationS: active.Seconds(), Segment: result.Segment{Index: 0, Count: 1}},
 		Series:        slices.Clone(r.series),
 	}
 	if res.Series == nil {
-		res.Series = []Point{}
+		res.Series = []result.Point{}
 	}
 	if !r.warmEnd.IsZero() {
 		w := r.warmup
@@ -58,7 +59,7 @@ func (r *Recorder) result(active time.Duration) *Result {
 			continue
 		}
 		name := r.endpointName(EndpointID(id))
-		res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(st, 0, measured)})
+		res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(st, 0, measured)})
 		total.merge(st)
 		for class, e := range st.errors {
 			if perClass[class] == nil {
@@ -68,19 +69,19 @@ func (r *Recorder) result(active time.Duration) *Result {
 		}
 	}
 	if res.Endpoints == nil {
-		res.Endpoints = []EndpointStats{}
+		res.Endpoints = []result.EndpointStats{}
 	}
 	res.Totals = toStats(total, r.dropped, measured)
 	res.Errors = errorStats(&total.counts, r.dropped, perClass)
 	res.Generator = generatorOf(res.Series, r.lag)
-	res.Thresholds = []ThresholdResult{}
+	res.Thresholds = []result.ThresholdResult{}
 	r.streamResult(res)
 	return res
 }
 
 // toStats summarises st; dropped counts arrivals never sent.
-func toStats(st *stats, dropped int64, durationS float64) Stats {
-	s := Stats{
+func toStats(st *stats, dropped int64, durationS float64) result.Stats {
+	s := result.Stats{
 		Requests:             st.requests,
 		Failures:             st.failures,
 		NotSent:              st.notSent,
@@ -102,7 +103,7 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 		s.ErrorRate = float64(st.failures+dropped+st.notSent) / float64(n)
 	}
 	s.Timing.ConnectSYNRetransmits = st.synRetransmits
-	for i, p := range s.Timing.phases() {
+	for i, p := range timingPhases(&s.Timing) {
 		p.SumUs, p.Max = st.phaseSumUs[i], msOf(st.phaseMaxUs[i])
 		if st.requests > 0 {
 			p.Mean = msOf(st.phaseSumUs[i]) / float64(st.requests)
@@ -121,10 +122,10 @@ func toStats(st *stats, dropped int64, durationS float64) Stats {
 }
 
 // errorStats lists the error classes, most frequent first.
-func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64) []ErrorStats {
-	out := []ErrorStats{}
+func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64) []result.ErrorStats {
+	out := []result.ErrorStats{}
 	for class, e := range c.errors {
-		es := ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
+		es := result.ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
 		if len(e.statuses) > 0 && statusKept(class) {
 			es.Statuses = map[string]int64{}
 			for code, n := range e.statuses {
@@ -132,7 +133,7 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 			}
 		}
 		for msg, n := range e.messages {
-			es.Samples = append(es.Samples, Message{Message: msg, Count: n})
+			es.Samples = append(es.Samples, result.Message{Message: msg, Count: n})
 		}
 		sort.Slice(es.Samples, func(i, j int) bool {
 			a, b := es.Samples[i], es.Samples[j]
@@ -141,7 +142,7 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 		out = append(out, es)
 	}
 	if dropped > 0 {
-		out = append(out, ErrorStats{Class: string(errclass.Dropped), Count: dropped, Hint: errclass.Dropped.Hint()})
+		out = append(out, result.ErrorStats{Class: string(errclass.Dropped), Count: dropped, Hint: errclass.Dropped.Hint()})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].Count > out[j].Count || out[i].Count == out[j].Count && out[i].Class < out[j].Class
@@ -151,8 +152,8 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 
 // generatorOf summarises the generator's health from the series and the
 // run's scheduling lag.
-func generatorOf(series []Point, lag *stats) Generator {
-	g := Generator{Warnings: []string{}, FDsMax: -1}
+func generatorOf(series []result.Point, lag *stats) result.Generator {
+	g := result.Generator{Warnings: []string{}, FDsMax: -1}
 	var cpuSum, spanSum float64
 	for _, p := range series {
 		gp := p.Generator

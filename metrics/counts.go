@@ -4,12 +4,18 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // Phase names, in the order of the Timing fields.
 var phaseNames = [numPhases]string{"blocked", "dns", "connect", "tls", "send", "wait", "receive"}
 
 const numPhases = 7
+
+// timingPhases returns the phases of t in phaseNames order.
+func timingPhases(t *result.TimingStats) [numPhases]*result.PhaseStats {
+	return [numPhases]*result.PhaseStats{&t.Blocked, &t.DNS, &t.Connect, &t.TLS, &t.Send, &t.Wait, &t.Receive}
+}
 
 func phasesOf(t *Timing) [numPhases]time.Duration {
 	return [numPhases]time.Duration{t.Blocked, t.DNS, t.Connect, t.TLS, t.Send, t.Wait, t.Receive}

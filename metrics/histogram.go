@@ -8,6 +8,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/surge-load/surge/result"
 )
 
 // Histograms record durations in microseconds from 1 µs to one hour with
@@ -71,27 +72,15 @@ func decodeHist(s string) (*hdr.Histogram, error) {
 	return h, nil
 }
 
-// Percentiles summarise a latency distribution, in milliseconds.
-type Percentiles struct {
-	Min  float64 `json:"min"`
-	Mean float64 `json:"mean"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P95  float64 `json:"p95"`
-	P99  float64 `json:"p99"`
-	P999 float64 `json:"p999"`
-	Max  float64 `json:"max"`
-}
-
 // percentilesOf summarises h. minUs and maxUs are the exact extremes, which
 // the histogram only knows to within its precision.
-func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) Percentiles {
+func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) result.Percentiles {
 	return percentilesExact(h, minUs*1000, maxUs*1000, 0)
 }
 
 // percentilesOfCounts summarises h, the histogram of the operations counted
 // in c, with c's exact extremes and mean.
-func percentilesOfCounts(h *hdr.Histogram, c *counts) Percentiles {
+func percentilesOfCounts(h *hdr.Histogram, c *counts) result.Percentiles {
 	return percentilesExact(h, c.latMinNs, c.latMaxNs, c.latSumNs)
 }
 
@@ -100,14 +89,14 @@ func percentilesOfCounts(h *hdr.Histogram, c *counts) Percentiles {
 // percentile is the upper end of its histogram bucket (see PercentileBucket)
 // clamped to them. sumNs, if not zero, is the exact sum of the values, so the
 // mean is exact too; otherwise the mean comes from the histogram.
-func percentilesExact(h *hdr.Histogram, minNs, maxNs, sumNs int64) Percentiles {
+func percentilesExact(h *hdr.Histogram, minNs, maxNs, sumNs int64) result.Percentiles {
 	n := h.TotalCount()
 	if n == 0 {
-		return Percentiles{}
+		return result.Percentiles{}
 	}
 	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
 	clamp := func(us int64) float64 { return msOfNs(min(max(us*1000, minNs), maxNs)) }
-	p := Percentiles{
+	p := result.Percentiles{
 		Min:  msOfNs(minNs),
 		Mean: h.Mean() / 1000,
 		P50:  clamp(q[0]),
@@ -153,7 +142,7 @@ func PercentileBucket(us int64) (lowUs, highUs int64) {
 
 // LatencyPercentile returns percentile p (0 < p ≤ 100) of s's latency in
 // milliseconds, read from its histogram.
-func LatencyPercentile(s *Stats, p float64) (float64, error) {
+func LatencyPercentile(s *result.Stats, p float64) (float64, error) {
 	h, err := decodeHist(s.LatencyHistogram)
 	if err != nil {
 		return 0, err

@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"time"
+
+	"github.com/surge-load/surge/result"
 )
 
 // liveSeconds is how many recent intervals the live view covers.
@@ -43,7 +45,7 @@ type liveWindow struct {
 	droppedN int64
 }
 
-func (w *liveWindow) push(p *Point, all *stats) {
+func (w *liveWindow) push(p *result.Point, all *stats) {
 	w.stats[w.next] = all
 	w.spans[w.next] = p.DurationS
 	w.dropped[w.next] = p.Dropped
@@ -53,7 +55,7 @@ func (w *liveWindow) push(p *Point, all *stats) {
 	w.droppedN += p.Dropped
 }
 
-func (w *liveWindow) snapshot(start, now time.Time, last *Point) Live {
+func (w *liveWindow) snapshot(start, now time.Time, last *result.Point) Live {
 	l := Live{
 		Elapsed:  now.Sub(start),
 		Users:    last.Users,

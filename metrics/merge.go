@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // Merge combines the partial results of the segments of one plan, run on
@@ -13,14 +14,14 @@ import (
 // counts add, histograms merge exactly, and percentiles are recomputed from
 // the merged histograms. Thresholds are left empty for the caller to
 // evaluate once on the whole.
-func Merge(parts ...*Result) (*Result, error) {
+func Merge(parts ...*result.Result) (*result.Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no results given")
 	}
 	if err := CheckParts(parts); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	out := &Result{SchemaVersion: SchemaVersion, Tool: parts[0].Tool, Plan: parts[0].Plan, Thresholds: []ThresholdResult{}}
+	out := &result.Result{SchemaVersion: result.SchemaVersion, Tool: parts[0].Tool, Plan: parts[0].Plan, Thresholds: []result.ThresholdResult{}}
 	out.Run = parts[0].Run
 	out.Run.Merged, out.Run.Segment = mergedRun(parts)
 	for _, p := range parts {
@@ -97,7 +98,7 @@ func Merge(parts ...*Result) (*Result, error) {
 	for _, p := range parts {
 		if w := p.Warmup; w != nil {
 			if out.Warmup == nil {
-				out.Warmup = &Warmup{}
+				out.Warmup = &result.Warmup{}
 			}
 			out.Warmup.DurationS = math.Max(out.Warmup.DurationS, w.DurationS)
 			out.Warmup.Requests += w.Requests
@@ -107,7 +108,7 @@ func Merge(parts ...*Result) (*Result, error) {
 	}
 	measured := out.MeasuredS()
 	for _, name := range order {
-		out.Endpoints = append(out.Endpoints, EndpointStats{Name: name, Stats: toStats(eps[name], 0, measured)})
+		out.Endpoints = append(out.Endpoints, result.EndpointStats{Name: name, Stats: toStats(eps[name], 0, measured)})
 	}
 	out.Totals = toStats(total, dropped, measured)
 	out.Errors = errorStats(&total.counts, dropped, perClass)
@@ -130,7 +131,7 @@ func Merge(parts ...*Result) (*Result, error) {
 }
 
 // fromStats rebuilds the aggregate behind s.
-func fromStats(s *Stats) (*stats, error) {
+func fromStats(s *result.Stats) (*stats, error) {
 	st := newStats()
 	var err error
 	if st.latency, err = decodeHist(s.LatencyHistogram); err != nil {
@@ -146,7 +147,7 @@ func fromStats(s *Stats) (*stats, error) {
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
 	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)
 	st.latSumNs = int64(math.Round(s.Latency.Mean * 1e6 * float64(s.Requests)))
-	for i, p := range s.Timing.phases() {
+	for i, p := range timingPhases(&s.Timing) {
 		st.phaseSumUs[i], st.phaseMaxUs[i] = p.SumUs, usOf(p.Max)
 	}
 	for code, n := range s.Statuses {
@@ -179,9 +180,9 @@ func fromStats(s *Stats) (*stats, error) {
 
 // mergeSeries adds up the parts' points interval by interval; parts that
 // started at the agreed time have their intervals aligned.
-func mergeSeries(parts []*Result) ([]Point, error) {
+func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 	type slot struct {
-		p     Point
+		p     result.Point
 		all   *stats
 		users int64
 	}
@@ -198,7 +199,7 @@ func mergeSeries(parts []*Result) ([]Point, error) {
 			}
 			s := slots[k]
 			if s == nil {
-				s = &slot{all: newStats(), p: Point{T: float64(k), DurationS: q.DurationS}}
+				s = &slot{all: newStats(), p: result.Point{T: float64(k), DurationS: q.DurationS}}
 				slots[k] = s
 			}
 			h, err := decodeHist(q.LatencyHistogram)
@@ -235,10 +236,10 @@ func mergeSeries(parts []*Result) ([]Point, error) {
 			addStreamPoint(&s.p.Streams, q.Streams)
 		}
 	}
-	out := make([]Point, 0, len(slots))
+	out := make([]result.Point, 0, len(slots))
 	for k, s := range slots {
 		if s == nil {
-			out = append(out, Point{T: float64(k), DurationS: 1})
+			out = append(out, result.Point{T: float64(k), DurationS: 1})
 			continue
 		}
 		s.p.Requests = s.all.requests

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/surge-load/surge/result"
 )
 
 // The monitor section survives a write and a read (missing values as
 // null), and a merge keeps one copy of each source: segment 0's.
 func TestMonitorRoundTripAndMerge(t *testing.T) {
-	parts := make([]*Result, 2)
+	parts := make([]*result.Result, 2)
 	start := time.Now() // segments of one split share one start
 	for i := range parts {
 		rec := NewRecorder(1)
@@ -22,16 +24,16 @@ func TestMonitorRoundTripAndMerge(t *testing.T) {
 		}
 		rec.Finish(time.Now())
 		parts[i] = rec.Result(time.Second)
-		parts[i].Run.Segment = Segment{Index: i, Count: 2}
+		parts[i].Run.Segment = result.Segment{Index: i, Count: 2}
 	}
-	parts[0].Monitor = &Monitor{Segment: 0, Sources: []MonitorSource{{Name: "api", Kind: "process", IntervalS: 1,
-		T: []float64{0, 1}, Series: []MonitorSeries{{Name: "cpu", Unit: "%", Values: MonitorValues{12.5, math.NaN()}}},
-		Gaps: []MonitorGap{{T: 2, DurationS: 1, Reason: "process 1 is not running"}}}}}
+	parts[0].Monitor = &result.Monitor{Segment: 0, Sources: []result.MonitorSource{{Name: "api", Kind: "process", IntervalS: 1,
+		T: []float64{0, 1}, Series: []result.MonitorSeries{{Name: "cpu", Unit: "%", Values: result.MonitorValues{12.5, math.NaN()}}},
+		Gaps: []result.MonitorGap{{T: 2, DurationS: 1, Reason: "process 1 is not running"}}}}}
 	path := filepath.Join(t.TempDir(), "r.json")
 	if err := parts[0].WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadFile(path)
+	back, err := result.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

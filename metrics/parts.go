@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/surge-load/surge/result"
 )
 
 // A PartError says why one of the parts given to Merge does not belong
@@ -19,13 +21,13 @@ func (e *PartError) Error() string { return fmt.Sprintf("part %d %s", e.Part+1, 
 
 // segmented reports whether r is a segment of a split plan, or a merge of
 // such segments.
-func segmented(r *Result) bool {
+func segmented(r *result.Result) bool {
 	return r.Run.Segment.Count > 1 || r.Run.Merged != nil && len(r.Run.Merged.Segments) > 0
 }
 
 // segmentsOf returns the segments r holds: the segments merged into it, or
 // its own.
-func segmentsOf(r *Result) []int {
+func segmentsOf(r *result.Result) []int {
 	if m := r.Run.Merged; m != nil && len(m.Segments) > 0 {
 		return m.Segments
 	}
@@ -41,7 +43,7 @@ func segmentsOf(r *Result) []int {
 // when added. Merge calls it; parts that pass merge into the result one run
 // would have produced. It does not ask for every segment: see
 // CheckComplete.
-func CheckParts(parts []*Result) error {
+func CheckParts(parts []*result.Result) error {
 	var hash string
 	hashPart := -1
 	ids := map[string]int{}
@@ -52,8 +54,8 @@ func CheckParts(parts []*Result) error {
 		fail := func(format string, args ...any) error {
 			return &PartError{Part: i, Reason: fmt.Sprintf(format, args...)}
 		}
-		if p.SchemaVersion != SchemaVersion {
-			return fail("has schema_version %d; this surge merges version %d", p.SchemaVersion, SchemaVersion)
+		if p.SchemaVersion != result.SchemaVersion {
+			return fail("has schema_version %d; this surge merges version %d", p.SchemaVersion, result.SchemaVersion)
 		}
 		if h := p.Run.PlanHash; h != "" {
 			if hash == "" {
@@ -105,7 +107,7 @@ func CheckParts(parts []*Result) error {
 
 // addCounts adds p's counts to sums, or says which would overflow or is
 // negative.
-func addCounts(sums *[6]int64, p *Result) error {
+func addCounts(sums *[6]int64, p *result.Result) error {
 	check := func(name string, sum *int64, vs ...int64) error {
 		for _, v := range vs {
 			if v < 0 {
@@ -138,7 +140,7 @@ func addCounts(sums *[6]int64, p *Result) error {
 // CheckComplete reports which segments of the split that segmented parts
 // come from are missing, if any; a result merged by surge merge must hold
 // them all. Parts of unsplit runs need no company.
-func CheckComplete(parts []*Result) error {
+func CheckComplete(parts []*result.Result) error {
 	count := 0
 	held := map[int]bool{}
 	for _, p := range parts {
@@ -163,9 +165,9 @@ func CheckComplete(parts []*Result) error {
 }
 
 // mergedRun says what the merged result of parts holds.
-func mergedRun(parts []*Result) (*Merged, Segment) {
-	m := &Merged{}
-	seg := Segment{Index: 0, Count: len(parts)}
+func mergedRun(parts []*result.Result) (*result.Merged, result.Segment) {
+	m := &result.Merged{}
+	seg := result.Segment{Index: 0, Count: len(parts)}
 	for _, p := range parts {
 		if p.Run.Merged != nil {
 			m.Parts += p.Run.Merged.Parts

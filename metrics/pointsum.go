@@ -5,20 +5,21 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // SumPoints adds up points of the same interval from several segments of
 // a split run, exactly as Merge adds up their series: counts add, the
 // latency histograms merge and percentiles are recomputed from them.
-func SumPoints(points ...Point) (Point, error) {
-	parts := make([]*Result, len(points))
+func SumPoints(points ...result.Point) (result.Point, error) {
+	parts := make([]*result.Result, len(points))
 	for i, p := range points {
 		p.T = 0
-		parts[i] = &Result{Series: []Point{p}}
+		parts[i] = &result.Result{Series: []result.Point{p}}
 	}
 	series, err := mergeSeries(parts)
 	if err != nil || len(series) == 0 {
-		return Point{DurationS: 1}, err
+		return result.Point{DurationS: 1}, err
 	}
 	return series[0], nil
 }
@@ -26,7 +27,7 @@ func SumPoints(points ...Point) (Point, error) {
 // LiveOf returns the live state of a run whose series so far is series,
 // elapsed into it: the whole run's counts and the last ten intervals'
 // rates and percentiles, as Recorder.Live gives them.
-func LiveOf(series []Point, elapsed time.Duration) Live {
+func LiveOf(series []result.Point, elapsed time.Duration) Live {
 	var w liveWindow
 	for i := range series {
 		p := &series[i]

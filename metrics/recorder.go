@@ -5,11 +5,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/surge-load/surge/result"
 )
 
 // A Probe samples the load generator's own state once per interval.
 type Probe interface {
-	Sample() GeneratorPoint
+	Sample() result.GeneratorPoint
 }
 
 // Recorder collects samples from many workers. Each worker records into a
@@ -36,9 +38,9 @@ type Recorder struct {
 	run     []*stats // by EndpointID
 	dropped int64
 	lag     *stats // only its latency histogram and extremes are used
-	series  []Point
+	series  []result.Point
 	live    liveWindow
-	warmup  Warmup // counts of the warm-up period
+	warmup  result.Warmup // counts of the warm-up period
 	warmEnd time.Time
 	streams streamRecorder // long-lived connections; see streamrecord.go
 
@@ -201,7 +203,7 @@ func (r *Recorder) fold(end time.Time) {
 		r.lag.requests += iv.lag.TotalCount()
 	}
 
-	p := Point{
+	p := result.Point{
 		T:         from.Seconds(),
 		DurationS: span.Seconds(),
 		Users:     r.users.Load(),

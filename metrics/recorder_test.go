@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // synth makes n deterministic samples for endpoint ep: latencies spread
@@ -132,7 +133,7 @@ func TestRecorderCountsExactlyUnderConcurrency(t *testing.T) {
 	if want := float64(sum) / float64(len(all)) / 1e6; math.Abs(res.Totals.Latency.Mean-want) > 1e-9 {
 		t.Errorf("mean = %v, want exact %v", res.Totals.Latency.Mean, want)
 	}
-	var reset *ErrorStats
+	var reset *result.ErrorStats
 	for i := range res.Errors {
 		if res.Errors[i].Class == "reset" {
 			reset = &res.Errors[i]
@@ -167,7 +168,7 @@ func TestMergeEqualsSingleRun(t *testing.T) {
 		parts[i%2].Shard(1).Dropped(start)
 	}
 	end := time.Now()
-	var results []*Result
+	var results []*result.Result
 	for _, r := range parts {
 		r.Finish(end)
 		results = append(results, r.Result(time.Second))
@@ -218,7 +219,7 @@ func TestResultRoundTrip(t *testing.T) {
 	if err := res.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadFile(path)
+	back, err := result.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

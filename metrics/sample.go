@@ -1,7 +1,8 @@
 // Package metrics records measurements of operations and turns them into
-// the result document: per-worker shards take samples without a global lock,
-// a collector folds them every second into per-endpoint histograms and a
-// per-second series, and Result is the versioned, mergeable output.
+// the result document (package result): shards take samples without a
+// global lock, a collector folds them every second into per-endpoint
+// histograms and a per-second series, Recorder.Result builds the document
+// and Merge adds up the documents of several machines exactly.
 package metrics
 
 import (

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // streamLife records one stream of endpoint ep that starts at start,
@@ -140,7 +141,7 @@ func TestStreamMergeEqualsSingleRun(t *testing.T) {
 			r.fold(start.Add(time.Duration(k) * time.Second))
 		}
 	}
-	var results []*Result
+	var results []*result.Result
 	for _, r := range parts {
 		res := r.Result(3 * time.Second)
 		res.Run.Start = start
@@ -171,7 +172,7 @@ func TestStreamMergeEqualsSingleRun(t *testing.T) {
 	if err := want.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadFile(path)
+	back, err := result.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

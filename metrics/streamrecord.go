@@ -4,6 +4,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/surge-load/surge/result"
 )
 
 // The distributions kept of streams, by index.
@@ -208,9 +209,9 @@ type streamRecorder struct {
 
 // foldStreams drains the shards' streams into the run's aggregates and
 // the point p of the interval.
-func (r *Recorder) foldStreams(p *Point) {
+func (r *Recorder) foldStreams(p *result.Point) {
 	sr := &r.streams
-	var pt StreamPoint
+	var pt result.StreamPoint
 	var closed int64
 	var ends [numStreamEnds]int64
 	for _, s := range r.shards {
@@ -269,7 +270,7 @@ func (r *Recorder) foldStreams(p *Point) {
 }
 
 // streamResult adds the streams' statistics to res, which Result built.
-func (r *Recorder) streamResult(res *Result) {
+func (r *Recorder) streamResult(res *result.Result) {
 	if !r.streams.seen {
 		return
 	}
@@ -289,18 +290,18 @@ func (r *Recorder) streamResult(res *Result) {
 // endpointRow returns the Stats of the endpoint called name in res,
 // adding an empty row if it has none (all its requests were in the
 // warm-up, say).
-func endpointRow(res *Result, name string) *Stats {
+func endpointRow(res *result.Result, name string) *result.Stats {
 	for i := range res.Endpoints {
 		if res.Endpoints[i].Name == name {
 			return &res.Endpoints[i].Stats
 		}
 	}
-	res.Endpoints = append(res.Endpoints, EndpointStats{Name: name, Stats: toStats(newStats(), 0, res.MeasuredS())})
+	res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(newStats(), 0, res.MeasuredS())})
 	return &res.Endpoints[len(res.Endpoints)-1].Stats
 }
 
 // openMax returns the most streams open at the end of any interval.
-func openMax(series []Point) int64 {
+func openMax(series []result.Point) int64 {
 	var m int64
 	for _, p := range series {
 		if p.Streams != nil {

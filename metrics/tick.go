@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // A Tick is what one interval of the run added, for whatever follows the
@@ -11,7 +12,7 @@ import (
 // and each endpoint's share of it. Unlike the run's totals, a Tick counts
 // the warm-up too, as the series does.
 type Tick struct {
-	Point     Point
+	Point     result.Point
 	Endpoints []EndpointTick // the endpoints with operations in the interval
 }
 
@@ -23,7 +24,7 @@ type EndpointTick struct {
 	// Outcomes counts the operations by status and class, every operation
 	// exactly once.
 	Outcomes []Outcome
-	Latency  Percentiles
+	Latency  result.Percentiles
 	// LatencyBuckets lists the interval's latencies as the HdrHistogram
 	// holds them: each occupied bucket's highest equivalent value with its
 	// count, in ascending order.
@@ -52,7 +53,7 @@ type Bucket struct {
 func (r *Recorder) OnTick(fn func(*Tick)) { r.onTick = fn }
 
 // tick builds the interval's Tick from iv, for onTick.
-func (r *Recorder) tick(p *Point, iv *interval) *Tick {
+func (r *Recorder) tick(p *result.Point, iv *interval) *Tick {
 	t := &Tick{Point: *p}
 	n := max(len(iv.eps), len(iv.warm))
 	for id := range n {

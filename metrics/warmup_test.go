@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/result"
 )
 
 // Operations meant to start in the warm-up stay out of the totals and
@@ -44,7 +45,7 @@ func TestWarmupKeptOutOfTotals(t *testing.T) {
 	if len(res.Endpoints) != 1 || res.Endpoints[0].Requests != 5 {
 		t.Errorf("endpoints %+v", res.Endpoints)
 	}
-	want := Warmup{DurationS: 1, Requests: 11, Failures: 1, Dropped: 1}
+	want := result.Warmup{DurationS: 1, Requests: 11, Failures: 1, Dropped: 1}
 	if res.Warmup == nil || *res.Warmup != want {
 		t.Errorf("warmup %+v, want %+v", res.Warmup, want)
 	}

@@ -14,5 +14,5 @@
 //	prometheus:URL        a Prometheus text or OpenMetrics endpoint
 //
 // Start begins sampling and Sampling.Stop returns the result document's
-// monitor section (metrics.Monitor).
+// monitor section (result.Monitor).
 package monitor

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/demo"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestMain lets the test binary run as the processes the tests watch:
@@ -139,7 +139,7 @@ func freePort(t *testing.T) int {
 }
 
 // series returns the values of name on src, or fails.
-func seriesOf(t *testing.T, src metrics.MonitorSource, name string) []float64 {
+func seriesOf(t *testing.T, src result.MonitorSource, name string) []float64 {
 	t.Helper()
 	for _, s := range src.Series {
 		if s.Name == name {

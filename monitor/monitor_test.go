@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // watch samples specs for n intervals of iv and returns what was recorded,
 // and the start of the timeline.
-func watch(t *testing.T, n int, iv time.Duration, specs ...Spec) (*metrics.Monitor, time.Time) {
+func watch(t *testing.T, n int, iv time.Duration, specs ...Spec) (*result.Monitor, time.Time) {
 	t.Helper()
 	for i := range specs {
 		specs[i].Interval = iv

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // A sampler reads one source. Each call returns the source's values for the
@@ -51,8 +51,8 @@ func Start(specs []Spec, start time.Time) *Sampling {
 	m := &Sampling{stop: make(chan struct{})}
 	for _, s := range specs {
 		t := &track{spec: s, start: start, index: map[string]int{}, busy: -1}
-		t.src = metrics.MonitorSource{Name: s.Name, Spec: s.Raw, Kind: s.Kind, IntervalS: s.Interval.Seconds(),
-			T: []float64{}, Series: []metrics.MonitorSeries{}, Gaps: []metrics.MonitorGap{}}
+		t.src = result.MonitorSource{Name: s.Name, Spec: s.Raw, Kind: s.Kind, IntervalS: s.Interval.Seconds(),
+			T: []float64{}, Series: []result.MonitorSeries{}, Gaps: []result.MonitorGap{}}
 		t.done = make(chan struct{})
 		m.tracks = append(m.tracks, t)
 		m.wg.Add(1)
@@ -67,11 +67,11 @@ const stopWait = time.Second
 // Stop ends the sampling and returns what was measured, waiting at most a
 // second for sources in the middle of a sample: a source that hangs
 // beyond that is left behind, with a gap saying so.
-func (m *Sampling) Stop() *metrics.Monitor {
+func (m *Sampling) Stop() *result.Monitor {
 	close(m.stop)
 	deadline := time.NewTimer(stopWait)
 	defer deadline.Stop()
-	out := &metrics.Monitor{Sources: []metrics.MonitorSource{}}
+	out := &result.Monitor{Sources: []result.MonitorSource{}}
 	for _, t := range m.tracks {
 		select {
 		case <-t.done:
@@ -90,7 +90,7 @@ type track struct {
 	done  chan struct{}
 
 	mu     sync.Mutex
-	src    metrics.MonitorSource
+	src    result.MonitorSource
 	index  map[string]int // series name → index in src.Series
 	busy   int            // the tick being sampled, -1 if none
 	closed bool
@@ -199,11 +199,11 @@ func (t *track) record(k int, rs []reading) {
 		if !ok {
 			i = len(t.src.Series)
 			t.index[r.name] = i
-			vals := make(metrics.MonitorValues, n, n+16)
+			vals := make(result.MonitorValues, n, n+16)
 			for j := range vals {
 				vals[j] = math.NaN()
 			}
-			t.src.Series = append(t.src.Series, metrics.MonitorSeries{Name: r.name, Unit: r.unit, Values: vals})
+			t.src.Series = append(t.src.Series, result.MonitorSeries{Name: r.name, Unit: r.unit, Values: vals})
 		}
 		s := &t.src.Series[i]
 		if len(s.Values) == n+1 { // the same name twice in one sample: add up
@@ -239,11 +239,11 @@ func (t *track) addGap(k int, why string) {
 			return
 		}
 	}
-	t.src.Gaps = append(t.src.Gaps, metrics.MonitorGap{T: at, DurationS: iv, Reason: why})
+	t.src.Gaps = append(t.src.Gaps, result.MonitorGap{T: at, DurationS: iv, Reason: why})
 }
 
 // finish closes the track and returns what it recorded.
-func (t *track) finish() metrics.MonitorSource {
+func (t *track) finish() result.MonitorSource {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.busy > 0 {

@@ -19,8 +19,8 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/output"
+	"github.com/surge-load/surge/result"
 )
 
 // twoEndpoints is a plan of two scenarios, "a" on /ok and "b" on /flaky,
@@ -51,7 +51,7 @@ func mustParse(t *testing.T, spec string) *output.Output {
 }
 
 // want is the result's count of every (endpoint, status, class).
-func want(res *metrics.Result) map[string]float64 {
+func want(res *result.Result) map[string]float64 {
 	m := map[string]float64{}
 	for _, ep := range res.Endpoints {
 		for st, n := range ep.Statuses {

@@ -10,7 +10,7 @@ import (
 	"github.com/influxdata/line-protocol/v2/lineprotocol"
 
 	"github.com/surge-load/surge/livemetrics"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // influx writes line protocol to InfluxDB: 1.x at /write?db=NAME, 2.x at
@@ -115,7 +115,7 @@ func encodeFrame(e *lineprotocol.Encoder, f *Frame) {
 	e.EndLine(at)
 }
 
-func latencyFields(e *lineprotocol.Encoder, l *metrics.Percentiles) {
+func latencyFields(e *lineprotocol.Encoder, l *result.Percentiles) {
 	e.AddField("p50_ms", floatValue(l.P50))
 	e.AddField("p90_ms", floatValue(l.P90))
 	e.AddField("p95_ms", floatValue(l.P95))

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/livemetrics"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // jsonl appends one JSON object per second per endpoint to a file (see
@@ -23,17 +23,17 @@ type jsonl struct {
 
 // A Line is one endpoint's second in a jsonl output.
 type Line struct {
-	Time      time.Time           `json:"time"` // the start of the second
-	T         float64             `json:"t"`    // seconds since the run's start
-	DurationS float64             `json:"duration_s"`
-	Scenario  string              `json:"scenario,omitempty"`
-	Endpoint  string              `json:"endpoint"`
-	Requests  int64               `json:"requests"`
-	Failures  int64               `json:"failures"`
-	Outcomes  []LineOutcome       `json:"outcomes"`
-	Latency   metrics.Percentiles `json:"latency_ms"`
-	Users     int64               `json:"users"`
-	Dropped   int64               `json:"dropped"` // arrivals dropped in the second, all endpoints
+	Time      time.Time          `json:"time"` // the start of the second
+	T         float64            `json:"t"`    // seconds since the run's start
+	DurationS float64            `json:"duration_s"`
+	Scenario  string             `json:"scenario,omitempty"`
+	Endpoint  string             `json:"endpoint"`
+	Requests  int64              `json:"requests"`
+	Failures  int64              `json:"failures"`
+	Outcomes  []LineOutcome      `json:"outcomes"`
+	Latency   result.Percentiles `json:"latency_ms"`
+	Users     int64              `json:"users"`
+	Dropped   int64              `json:"dropped"` // arrivals dropped in the second, all endpoints
 }
 
 // LineOutcome counts a second's operations with one status and class.

@@ -19,6 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The kinds of output, as --output KIND=URL names them.
@@ -187,7 +188,7 @@ func (o *Output) run() {
 
 // Close stops taking frames, sends what is queued within flush, and
 // returns what the output did. Frames not sent by then are dropped.
-func (o *Output) Close(flush time.Duration) metrics.OutputStats {
+func (o *Output) Close(flush time.Duration) result.OutputStats {
 	o.Start()
 	close(o.q)
 	t := time.NewTimer(flush)
@@ -201,7 +202,7 @@ func (o *Output) Close(flush time.Duration) metrics.OutputStats {
 	o.cancel()
 	o.q = nil
 	cerr := o.w.close()
-	st := metrics.OutputStats{
+	st := result.OutputStats{
 		Kind:            o.kind,
 		Target:          redact(o.target),
 		Points:          o.offered.Load(),

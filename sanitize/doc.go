@@ -3,5 +3,5 @@
 // from the network escaped (Text), and spreadsheet formulas defused
 // (CSVCell). Every output (the terminal, the result document, the HTML,
 // Markdown and CSV reports) goes through it, by way of
-// metrics.Result.Sanitize.
+// result.Result.Sanitize.
 package sanitize

@@ -17,7 +17,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/demo"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
 )
@@ -36,14 +36,14 @@ func demoServer(t *testing.T, wrap func(http.Handler) http.Handler) string {
 }
 
 // runExample runs the example file against target with opts.
-func runExample(t *testing.T, file, target string, opts scenario.Options) *metrics.Result {
+func runExample(t *testing.T, file, target string, opts scenario.Options) *result.Result {
 	t.Helper()
 	return runExampleUntil(t, context.Background(), file, target, opts)
 }
 
 // runExampleUntil runs the example file against target with opts, until
 // its end or until ctx is done.
-func runExampleUntil(t *testing.T, ctx context.Context, file, target string, opts scenario.Options) *metrics.Result {
+func runExampleUntil(t *testing.T, ctx context.Context, file, target string, opts scenario.Options) *result.Result {
 	t.Helper()
 	opts.Target = target
 	plan, err := yamlfile.Load(filepath.Join("..", "examples", file), opts)
@@ -59,13 +59,13 @@ func runExampleUntil(t *testing.T, ctx context.Context, file, target string, opt
 	return res
 }
 
-func endpoint(res *metrics.Result, name string) metrics.EndpointStats {
+func endpoint(res *result.Result, name string) result.EndpointStats {
 	for _, e := range res.Endpoints {
 		if e.Name == name {
 			return e
 		}
 	}
-	return metrics.EndpointStats{}
+	return result.EndpointStats{}
 }
 
 // folderService is a minimal in-memory stand-in for the folder service

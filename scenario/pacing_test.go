@@ -11,10 +11,10 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/errclass"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
-func runSpec(t *testing.T, spec *Spec) *metrics.Result {
+func runSpec(t *testing.T, spec *Spec) *result.Result {
 	t.Helper()
 	_, plan, err := compile(spec, Options{})
 	if err != nil {

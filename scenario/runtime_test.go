@@ -14,6 +14,7 @@ import (
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // server answers /status/N with status N and echoes the request in JSON;
@@ -40,7 +41,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // runUser compiles spec against srv, runs the setup and iterations of one
 // user of the first scenario, and returns the result.
-func runUser(t *testing.T, spec *Spec, iterations int) (*metrics.Result, *vuser) {
+func runUser(t *testing.T, spec *Spec, iterations int) (*result.Result, *vuser) {
 	t.Helper()
 	p, plan, err := compile(spec, Options{})
 	if err != nil {
@@ -61,8 +62,8 @@ func runUser(t *testing.T, spec *Spec, iterations int) (*metrics.Result, *vuser)
 	return rec.Result(time.Second), u
 }
 
-func rows(res *metrics.Result) map[string]metrics.Stats {
-	m := map[string]metrics.Stats{}
+func rows(res *result.Result) map[string]result.Stats {
+	m := map[string]result.Stats{}
 	for _, e := range res.Endpoints {
 		m[e.Name] = e.Stats
 	}

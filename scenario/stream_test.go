@@ -10,7 +10,7 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/executor"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
 )
@@ -24,7 +24,7 @@ func fastDemo(t *testing.T) string {
 	return srv.URL
 }
 
-func runPlan(t *testing.T, spec *scenario.Spec) *metrics.Result {
+func runPlan(t *testing.T, spec *scenario.Spec) *result.Result {
 	t.Helper()
 	plan, err := scenario.Compile(spec, scenario.Options{})
 	if err != nil {
@@ -39,8 +39,8 @@ func runPlan(t *testing.T, spec *scenario.Spec) *metrics.Result {
 	return res
 }
 
-func endpointRows(res *metrics.Result) map[string]metrics.EndpointStats {
-	m := map[string]metrics.EndpointStats{}
+func endpointRows(res *result.Result) map[string]result.EndpointStats {
+	m := map[string]result.EndpointStats{}
 	for _, e := range res.Endpoints {
 		m[e.Name] = e
 	}

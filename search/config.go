@@ -8,7 +8,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // A Model says what a load level counts.
@@ -76,7 +76,7 @@ type Config struct {
 	// Options are passed to every step's surge.Run: Abort and Progress.
 	Options surge.Options
 	// OnStep, if not nil, is called after every step.
-	OnStep func(metrics.CapacityStep)
+	OnStep func(result.CapacityStep)
 }
 
 // withDefaults validates c and fills in the defaults of its zero fields.

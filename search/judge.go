@@ -7,7 +7,7 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The rules of a step's judgement; see the package documentation.
@@ -37,17 +37,17 @@ func (s *searcher) judge(t *trial, good *trial) {
 		}
 	}
 	if sat := analysis.Saturation(t.judged); sat != nil {
-		st.Reason = metrics.ReasonGenerator
+		st.Reason = result.ReasonGenerator
 		st.Detail = fmt.Sprintf("generator saturated (%s) from %.0fs into the step", strings.Join(sat.Causes, ", "), sat.TrustworthyUntilS)
 		return
 	}
-	if c := t.res.Collapse; c != nil && c.Kind == metrics.CollapseStopped {
-		st.Reason = metrics.ReasonStopped
+	if c := t.res.Collapse; c != nil && c.Kind == result.CollapseStopped {
+		st.Reason = result.ReasonStopped
 		st.Detail = fmt.Sprintf("stopped answering %.0fs into the step", c.AtS)
 		return
 	}
 	if good != nil && good.step.OKRPS > 0 && st.OKRPS < stoppedShare*good.step.OKRPS {
-		st.Reason = metrics.ReasonStopped
+		st.Reason = result.ReasonStopped
 		st.Detail = fmt.Sprintf("stopped answering: %.1f successful responses per second, against %.1f at %s",
 			st.OKRPS, good.step.OKRPS, s.level(good.step.Level))
 		return
@@ -57,7 +57,7 @@ func (s *searcher) judge(t *trial, good *trial) {
 		return
 	}
 	if good != nil && plateau(good.step.Level, good.step.OKRPS, st.Level, st.OKRPS) {
-		st.Reason = metrics.ReasonPlateau
+		st.Reason = result.ReasonPlateau
 		st.Detail = fmt.Sprintf("plateau: %+.0f%% throughput for %+.0f%% load",
 			100*(st.OKRPS/good.step.OKRPS-1), 100*(st.Level/good.step.Level-1))
 		return
@@ -101,18 +101,18 @@ func objectiveReason(t *trial) (reason, detail string) {
 		if dominant != "" {
 			d += " (" + dominant + ")"
 		}
-		return metrics.ReasonErrors, d
+		return result.ReasonErrors, d
 	case len(lats) > 0:
-		return metrics.ReasonLatency, strings.Join(lats, "; ")
+		return result.ReasonLatency, strings.Join(lats, "; ")
 	case len(others) > 0:
-		return metrics.ReasonObjective, strings.Join(others, "; ")
+		return result.ReasonObjective, strings.Join(others, "; ")
 	}
 	return "", ""
 }
 
 // brokenText writes a broken objective with its actual value, as in
 // "p95<1000ms: 1.30s".
-func brokenText(th *metrics.ThresholdResult) string {
+func brokenText(th *result.ThresholdResult) string {
 	if th.Note != "" {
 		return fmt.Sprintf("%s: %s", th.Expr, th.Note)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestLevels(t *testing.T) {
@@ -82,21 +82,21 @@ func TestPlateauRule(t *testing.T) {
 }
 
 // point is one second of a step with the generator's CPU at cpu percent.
-func point(t float64, cpu float64) metrics.Point {
-	return metrics.Point{T: t, DurationS: 1, Requests: 100, Generator: metrics.GeneratorPoint{CPUPercent: cpu}}
+func point(t float64, cpu float64) result.Point {
+	return result.Point{T: t, DurationS: 1, Requests: 100, Generator: result.GeneratorPoint{CPUPercent: cpu}}
 }
 
-func newTrial(level, okRPS float64, thresholds ...metrics.ThresholdResult) *trial {
+func newTrial(level, okRPS float64, thresholds ...result.ThresholdResult) *trial {
 	return &trial{
-		step:   metrics.CapacityStep{Level: level, OKRPS: okRPS, RPS: okRPS},
-		res:    &metrics.Result{Thresholds: thresholds},
-		judged: []metrics.Point{point(1, 20), point(2, 20)},
+		step:   result.CapacityStep{Level: level, OKRPS: okRPS, RPS: okRPS},
+		res:    &result.Result{Thresholds: thresholds},
+		judged: []result.Point{point(1, 20), point(2, 20)},
 	}
 }
 
 var (
-	p95Broken    = metrics.ThresholdResult{Expr: "p95<1000ms", Metric: "p95", Unit: "ms", Actual: 1500}
-	errorsBroken = metrics.ThresholdResult{Expr: "errors<1%", Metric: "errors", Unit: "%", Actual: 12.5}
+	p95Broken    = result.ThresholdResult{Expr: "p95<1000ms", Metric: "p95", Unit: "ms", Actual: 1500}
+	errorsBroken = result.ThresholdResult{Expr: "errors<1%", Metric: "errors", Unit: "%", Actual: 12.5}
 )
 
 func TestJudge(t *testing.T) {
@@ -110,14 +110,14 @@ func TestJudge(t *testing.T) {
 		reason   string
 	}{
 		{"passes", newTrial(200, 199), "", good, ""},
-		{"latency", newTrial(200, 199, p95Broken), "", good, metrics.ReasonLatency},
-		{"errors before latency", newTrial(200, 150, p95Broken, errorsBroken), "http_5xx", good, metrics.ReasonErrors},
-		{"drops come from a slow service", newTrial(200, 150, p95Broken, errorsBroken), "dropped", good, metrics.ReasonLatency},
-		{"errors alone, even dropped", newTrial(200, 150, errorsBroken), "dropped", good, metrics.ReasonErrors},
-		{"rps objective", newTrial(200, 150, metrics.ThresholdResult{Expr: "rps>300", Metric: "rps", Unit: "/s", Actual: 150}), "", good, metrics.ReasonObjective},
-		{"plateau", newTrial(200, 101), "", good, metrics.ReasonPlateau},
+		{"latency", newTrial(200, 199, p95Broken), "", good, result.ReasonLatency},
+		{"errors before latency", newTrial(200, 150, p95Broken, errorsBroken), "http_5xx", good, result.ReasonErrors},
+		{"drops come from a slow service", newTrial(200, 150, p95Broken, errorsBroken), "dropped", good, result.ReasonLatency},
+		{"errors alone, even dropped", newTrial(200, 150, errorsBroken), "dropped", good, result.ReasonErrors},
+		{"rps objective", newTrial(200, 150, result.ThresholdResult{Expr: "rps>300", Metric: "rps", Unit: "/s", Actual: 150}), "", good, result.ReasonObjective},
+		{"plateau", newTrial(200, 101), "", good, result.ReasonPlateau},
 		{"no plateau without a good step", newTrial(200, 101), "", nil, ""},
-		{"stopped answering", newTrial(200, 2, errorsBroken), "connect_refused", good, metrics.ReasonStopped},
+		{"stopped answering", newTrial(200, 2, errorsBroken), "connect_refused", good, result.ReasonStopped},
 	}
 	for _, c := range cases {
 		c.t.step.DominantError = c.dominant
@@ -130,9 +130,9 @@ func TestJudge(t *testing.T) {
 	// A saturated generator outweighs everything else: the step says
 	// nothing about the service.
 	starved := newTrial(200, 2, p95Broken, errorsBroken)
-	starved.judged = []metrics.Point{point(1, 97), point(2, 99)}
+	starved.judged = []result.Point{point(1, 97), point(2, 99)}
 	s.judge(starved, good)
-	if starved.step.Reason != metrics.ReasonGenerator || !strings.Contains(starved.step.Detail, "cpu") {
+	if starved.step.Reason != result.ReasonGenerator || !strings.Contains(starved.step.Detail, "cpu") {
 		t.Errorf("starved generator: reason %q (%s)", starved.step.Reason, starved.step.Detail)
 	}
 	if len(starved.step.Broken) != 2 {
@@ -148,7 +148,7 @@ func TestVerdict(t *testing.T) {
 	bad.step.RPS, bad.step.Latency.Mean = 156, 51.3
 	s.judge(bad, good)
 	v := s.verdict(good, bad, "")
-	if v.Reason != metrics.ReasonPlateau || !v.Conclusive || v.MaxLevel != 4 || v.FailedLevel != 8 {
+	if v.Reason != result.ReasonPlateau || !v.Conclusive || v.MaxLevel != 4 || v.FailedLevel != 8 {
 		t.Fatalf("verdict %+v", v)
 	}
 	if v.Concurrency < 7.9 || v.Concurrency > 8.1 {
@@ -161,14 +161,14 @@ func TestVerdict(t *testing.T) {
 	}
 
 	starved := newTrial(1, 50)
-	starved.step.Reason, starved.step.Detail = metrics.ReasonGenerator, "generator saturated (cpu) from 0s into the step"
+	starved.step.Reason, starved.step.Detail = result.ReasonGenerator, "generator saturated (cpu) from 0s into the step"
 	v = s.verdict(nil, starved, "")
 	if v.Conclusive || v.MaxLevel != 0 || !strings.HasPrefix(v.Detail, "inconclusive: generator saturated at 1 user") {
 		t.Errorf("starved from the start: %+v", v)
 	}
 
-	v = s.verdict(good, nil, metrics.ReasonMaxReached)
-	if v.Reason != metrics.ReasonMaxReached || v.Conclusive || v.MaxLevel != 4 {
+	v = s.verdict(good, nil, result.ReasonMaxReached)
+	if v.Reason != result.ReasonMaxReached || v.Conclusive || v.MaxLevel != 4 {
 		t.Errorf("max reached: %+v", v)
 	}
 }

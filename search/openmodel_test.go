@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/search"
 )
 
@@ -46,7 +46,7 @@ func TestOpenModelThroughputIsWhatCompleted(t *testing.T) {
 		}
 	}
 	v := c.Verdict
-	if v.Reason != metrics.ReasonPlateau {
+	if v.Reason != result.ReasonPlateau {
 		t.Errorf("verdict %q: %s; want a plateau", v.Reason, v.Detail)
 	}
 	if v.MaxRPS > 1.05*served || v.MaxLevel > 1.2*served {

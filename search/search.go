@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Phases of a step.
@@ -28,7 +28,7 @@ type searcher struct {
 // Capacity set to every step and the verdict. A search stopped by ctx or
 // Options.Abort returns what it found, with Run.Interrupted set. The error
 // is non-nil only if the search could not run.
-func Run(ctx context.Context, cfg Config) (*metrics.Result, error) {
+func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func Run(ctx context.Context, cfg Config) (*metrics.Result, error) {
 	res := host.res
 	res.Capacity = s.capacity(good, bad, stop)
 	res.Run.Load = fmt.Sprintf("find-max step at %s: %s", s.level(host.step.Level), res.Run.Load)
-	if stop == metrics.ReasonInterrupted {
+	if stop == result.ReasonInterrupted {
 		res.Run.Interrupted = true
 		if res.Run.StopReason == "" {
 			res.Run.StopReason = "the search was stopped"
@@ -62,8 +62,8 @@ func Run(ctx context.Context, cfg Config) (*metrics.Result, error) {
 
 // search steps up, then narrows. It returns the highest good and the
 // lowest bad trial (either may be nil) and why it stopped early, if it
-// did: metrics.ReasonMaxReached, metrics.ReasonBudget or
-// metrics.ReasonInterrupted.
+// did: result.ReasonMaxReached, result.ReasonBudget or
+// result.ReasonInterrupted.
 func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, err error) {
 	c := &s.cfg
 	for level := c.Start; ; level = c.next(level) {
@@ -77,7 +77,7 @@ func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, e
 		}
 		good = t
 		if c.Max > 0 && level >= c.Max {
-			return good, nil, metrics.ReasonMaxReached, nil
+			return good, nil, result.ReasonMaxReached, nil
 		}
 	}
 	for good != nil && narrowable(bad) {
@@ -86,10 +86,10 @@ func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, e
 			break
 		}
 		t, stop, err := s.try(ctx, level, phaseNarrow, good)
-		if err != nil || stop == metrics.ReasonInterrupted {
+		if err != nil || stop == result.ReasonInterrupted {
 			return good, bad, stop, err
 		}
-		if stop == metrics.ReasonBudget {
+		if stop == result.ReasonBudget {
 			return good, bad, stop, nil // narrowed as far as the budget allowed
 		}
 		if t.step.OK {
@@ -104,16 +104,16 @@ func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, e
 // narrowable reports whether levels below bad are worth trying: not when
 // the generator saturated, nor when the service stopped answering.
 func narrowable(bad *trial) bool {
-	return bad.step.Reason != metrics.ReasonGenerator && bad.step.Reason != metrics.ReasonStopped
+	return bad.step.Reason != result.ReasonGenerator && bad.step.Reason != result.ReasonStopped
 }
 
 // try runs and judges a step at level if the budget allows it; the first
 // step always fits, as withDefaults checked. stop is
-// metrics.ReasonBudget if it did not, and metrics.ReasonInterrupted if the
+// result.ReasonBudget if it did not, and result.ReasonInterrupted if the
 // search was stopped during the step.
 func (s *searcher) try(ctx context.Context, level float64, phase string, good *trial) (*trial, string, error) {
 	if len(s.trials) > 0 && time.Since(s.began)+s.cfg.Step > s.cfg.Budget {
-		return nil, metrics.ReasonBudget, nil
+		return nil, result.ReasonBudget, nil
 	}
 	t, err := s.runStep(ctx, level, phase)
 	if err != nil {
@@ -121,9 +121,9 @@ func (s *searcher) try(ctx context.Context, level float64, phase string, good *t
 	}
 	s.trials = append(s.trials, t)
 	if t.res.Run.Interrupted || ctx.Err() != nil {
-		t.step.Reason, t.step.Detail = metrics.ReasonInterrupted, "interrupted"
+		t.step.Reason, t.step.Detail = result.ReasonInterrupted, "interrupted"
 		s.report(t)
-		return t, metrics.ReasonInterrupted, nil
+		return t, result.ReasonInterrupted, nil
 	}
 	s.judge(t, good)
 	s.report(t)

@@ -20,6 +20,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/search"
 )
 
@@ -90,11 +91,11 @@ func objectives(t *testing.T, exprs ...string) []analysis.Threshold {
 // run runs the search of a test against the demo service. A generator
 // starved by other processes on the machine makes the search rightly
 // inconclusive: it is tried once more, then the test is skipped.
-func run(t *testing.T, cfg search.Config) *metrics.Capacity {
+func run(t *testing.T, cfg search.Config) *result.Capacity {
 	t.Helper()
 	for attempt := 1; ; attempt++ {
 		c := runOnce(t, cfg)
-		if c.Verdict.Reason != metrics.ReasonGenerator {
+		if c.Verdict.Reason != result.ReasonGenerator {
 			return c
 		}
 		if attempt == 2 {
@@ -103,7 +104,7 @@ func run(t *testing.T, cfg search.Config) *metrics.Capacity {
 	}
 }
 
-func runOnce(t *testing.T, cfg search.Config) *metrics.Capacity {
+func runOnce(t *testing.T, cfg search.Config) *result.Capacity {
 	t.Helper()
 	began := time.Now()
 	res, err := search.Run(context.Background(), cfg)
@@ -132,7 +133,7 @@ func TestFindsCapacityAndErrorObjective(t *testing.T) {
 	cfg := shortSearch(search.Rate, singleURL(startDemo(t, inFlight), search.Rate), 20)
 	c := run(t, cfg)
 	v := c.Verdict
-	if v.Reason != metrics.ReasonErrors || !v.Conclusive || v.DominantError != "http_5xx" {
+	if v.Reason != result.ReasonErrors || !v.Conclusive || v.DominantError != "http_5xx" {
 		t.Errorf("verdict %q (conclusive %v, dominant error %q); want errors, conclusive, http_5xx", v.Reason, v.Conclusive, v.DominantError)
 	}
 	if !near(v.MaxLevel, capacity) || !near(v.MaxRPS, capacity) {
@@ -153,7 +154,7 @@ func TestFindsCapacityAndLatencyObjective(t *testing.T) {
 	cfg.Objectives = objectives(t, "p95<300ms", "errors<1%")
 	c := run(t, cfg)
 	v := c.Verdict
-	if v.Reason != metrics.ReasonLatency || !v.Conclusive {
+	if v.Reason != result.ReasonLatency || !v.Conclusive {
 		t.Errorf("verdict %q (conclusive %v); want latency, conclusive", v.Reason, v.Conclusive)
 	}
 	if !near(v.MaxLevel, capacity) {
@@ -171,7 +172,7 @@ func TestFindsPlateauInClosedModel(t *testing.T) {
 	cfg := shortSearch(search.Users, singleURL(startDemo(t, 1000), search.Users), 1)
 	c := run(t, cfg)
 	v := c.Verdict
-	if v.Reason != metrics.ReasonPlateau || !v.Conclusive {
+	if v.Reason != result.ReasonPlateau || !v.Conclusive {
 		t.Fatalf("verdict %q (conclusive %v); want plateau, conclusive", v.Reason, v.Conclusive)
 	}
 	// Four users keep the demo's slots nearly always busy; a fifth may
@@ -212,13 +213,13 @@ func TestStarvedGeneratorIsInconclusive(t *testing.T) {
 		t.Fatalf("child printed no capacity:\n%s", out)
 	}
 	js, _, _ = strings.Cut(js, "\n")
-	var c metrics.Capacity
+	var c result.Capacity
 	if err := json.Unmarshal([]byte(js), &c); err != nil {
 		t.Fatalf("child's capacity: %v\n%s", err, out)
 	}
 	t.Logf("child:\n%s", out)
 	v := c.Verdict
-	if v.Reason != metrics.ReasonGenerator || v.Conclusive {
+	if v.Reason != result.ReasonGenerator || v.Conclusive {
 		t.Errorf("verdict %q (conclusive %v); want generator_saturated, inconclusive", v.Reason, v.Conclusive)
 	}
 	if !strings.HasPrefix(v.Detail, "inconclusive: generator saturated") {

@@ -7,16 +7,16 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // A trial is one step run: its row in the capacity table and the result
 // it came from.
 type trial struct {
-	step metrics.CapacityStep
-	res  *metrics.Result
+	step result.CapacityStep
+	res  *result.Result
 	// judged are the points of the judged window of res's series.
-	judged []metrics.Point
+	judged []result.Point
 }
 
 // runStep holds level for one step and measures the judged window. The
@@ -57,7 +57,7 @@ func (s *searcher) runStep(ctx context.Context, level float64, phase string) (*t
 	}
 
 	tot := &res.Totals
-	st := metrics.CapacityStep{
+	st := result.CapacityStep{
 		Level:     level,
 		Phase:     phase,
 		StartS:    startS,

@@ -4,20 +4,20 @@ import (
 	"fmt"
 
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // capacity assembles the capacity table and the verdict from the highest
 // good trial, the lowest bad trial and why the search stopped, if it ended
 // without a bad level.
-func (s *searcher) capacity(good, bad *trial, stop string) *metrics.Capacity {
+func (s *searcher) capacity(good, bad *trial, stop string) *result.Capacity {
 	c := &s.cfg
-	out := &metrics.Capacity{
+	out := &result.Capacity{
 		Model:   string(c.Model),
 		StepS:   c.Step.Seconds(),
 		WarmupS: c.Warmup.Seconds(),
 		BudgetS: c.Budget.Seconds(),
-		Steps:   make([]metrics.CapacityStep, 0, len(s.trials)),
+		Steps:   make([]result.CapacityStep, 0, len(s.trials)),
 	}
 	for _, t := range c.Objectives {
 		out.Objectives = append(out.Objectives, t.Expr)
@@ -30,8 +30,8 @@ func (s *searcher) capacity(good, bad *trial, stop string) *metrics.Capacity {
 }
 
 // verdict says what the search found.
-func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdict {
-	var v metrics.CapacityVerdict
+func (s *searcher) verdict(good, bad *trial, stop string) result.CapacityVerdict {
+	var v result.CapacityVerdict
 	sustained := "no level met the objectives"
 	if good != nil {
 		g := &good.step
@@ -39,16 +39,16 @@ func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdic
 		sustained = fmt.Sprintf("maximum sustainable load %s (%.1f rps, p95 %s)", s.level(g.Level), g.RPS, report.Ms(g.Latency.P95))
 	}
 	switch {
-	case stop == metrics.ReasonInterrupted:
+	case stop == result.ReasonInterrupted:
 		v.Reason = stop
 		v.Detail = "interrupted: " + sustained + " so far"
 		return v
-	case bad == nil && stop == metrics.ReasonMaxReached:
+	case bad == nil && stop == result.ReasonMaxReached:
 		v.Reason = stop
 		v.Detail = fmt.Sprintf("%s: every level up to the maximum met the objectives; the breaking point is higher (raise the maximum)", sustained)
 		return v
 	case bad == nil:
-		v.Reason = metrics.ReasonBudget
+		v.Reason = result.ReasonBudget
 		v.Detail = fmt.Sprintf("%s: the budget ran out before any level failed; the breaking point is higher (raise the budget or step faster)", sustained)
 		return v
 	}
@@ -57,7 +57,7 @@ func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdic
 	at := s.level(b.Level)
 	var why string
 	switch b.Reason {
-	case metrics.ReasonGenerator:
+	case result.ReasonGenerator:
 		v.DominantError = ""
 		lower := "no level was measured before it"
 		if good != nil {
@@ -66,7 +66,7 @@ func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdic
 		v.Detail = fmt.Sprintf("inconclusive: generator saturated at %s (%s), so the figures from there on describe the generator, not the service; %s. Give the generator more CPU or more machines and search again",
 			at, b.Detail, lower)
 		return v
-	case metrics.ReasonStopped:
+	case result.ReasonStopped:
 		why = fmt.Sprintf("at %s the service stopped answering (%.1f successful responses per second", at, b.OKRPS)
 		if good != nil {
 			why += fmt.Sprintf(", against %.1f at %s", good.step.OKRPS, s.level(good.step.Level))
@@ -75,13 +75,13 @@ func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdic
 		if b.DominantError != "" {
 			why += "; dominant error: " + b.DominantError
 		}
-	case metrics.ReasonErrors:
+	case result.ReasonErrors:
 		why = fmt.Sprintf("at %s the error objective broke: %s", at, b.Detail)
-	case metrics.ReasonLatency:
+	case result.ReasonLatency:
 		why = fmt.Sprintf("at %s the latency objective broke: %s", at, b.Detail)
-	case metrics.ReasonObjective:
+	case result.ReasonObjective:
 		why = fmt.Sprintf("at %s an objective broke: %s", at, b.Detail)
-	case metrics.ReasonPlateau:
+	case result.ReasonPlateau:
 		v.DominantError = ""
 		v.Concurrency = b.RPS * b.Latency.Mean / 1000
 		why = fmt.Sprintf("at %s throughput reached a plateau: %.1f rps, %+.1f%% against %.1f rps at %s for %.0f%% more load. The service is saturated and queueing: by Little's law %.1f requests were in it (%.1f rps × %s mean latency)",
@@ -94,7 +94,7 @@ func (s *searcher) verdict(good, bad *trial, stop string) metrics.CapacityVerdic
 		return v
 	}
 	v.Detail = sustained + "; " + why
-	if stop == metrics.ReasonBudget {
+	if stop == result.ReasonBudget {
 		v.Detail += fmt.Sprintf(" (narrowed to between %s and %s when the budget ran out)", s.level(good.step.Level), at)
 	}
 	return v

@@ -17,6 +17,7 @@ import (
 	"github.com/surge-load/surge/health"
 	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // orchestrate runs the benchmark: servers, generators, measurement,
@@ -134,14 +135,14 @@ func orchestrate(c *config) error {
 		return genErr
 	}
 	var base, steady genTotals
-	var parts []*metrics.Result
+	var parts []*result.Result
 	for r := range reports {
 		switch r.Phase {
 		case "baseline":
 			base.add(r)
 		case "steady":
 			steady.add(r)
-			res, err := metrics.ReadFile(r.Result)
+			res, err := result.ReadFile(r.Result)
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // startRun starts surge run against url in its own process, writing to out
@@ -27,7 +27,7 @@ func startRun(t *testing.T, url, out string, coverS float64) (*exec.Cmd, *bytes.
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if r, err := metrics.ReadFile(out); err == nil && r.Run.CoveredS >= coverS {
+		if r, err := result.ReadFile(out); err == nil && r.Run.CoveredS >= coverS {
 			return cmd, &stderr
 		}
 		if time.Now().After(deadline) {
@@ -51,7 +51,7 @@ func TestSIGKILLKeepsTheLastCheckpoint(t *testing.T) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("process state %v", cmd.ProcessState)
 	}
-	res, err := metrics.ReadFile(out)
+	res, err := result.ReadFile(out)
 	if err != nil {
 		t.Fatalf("after SIGKILL: %v\n%s", err, stderr)
 	}
@@ -96,7 +96,7 @@ func TestSIGHUPStopsLikeSIGTERM(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 		t.Fatalf("exit %d after SIGHUP, want %d\n%s", code, exitInterrupted, stderr)
 	}
-	res, err := metrics.ReadFile(out)
+	res, err := result.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func newCompareCmd() *cobra.Command {
@@ -117,7 +117,7 @@ func readRuns(paths []string) ([]report.Labeled, error) {
 	runs := make([]report.Labeled, 0, len(paths))
 	seen := map[string]bool{}
 	for i, p := range paths {
-		res, err := metrics.ReadFile(p)
+		res, err := result.ReadFile(p)
 		if err != nil {
 			return nil, invalid("%v", err)
 		}

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // countingServer is a loopback server that counts the requests it sees.
@@ -80,7 +80,7 @@ func TestUnwritableDestinationsFailBeforeTraffic(t *testing.T) {
 // writeResult writes a small valid result to path.
 func writeResult(t *testing.T, path string) {
 	t.Helper()
-	r := &metrics.Result{SchemaVersion: metrics.SchemaVersion, Run: metrics.Run{Segment: metrics.Segment{Count: 1}}}
+	r := &result.Result{SchemaVersion: result.SchemaVersion, Run: result.Run{Segment: result.Segment{Count: 1}}}
 	if err := r.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestFullDiskKeepsPreviousResult(t *testing.T) {
 	if len(good) <= 4096 {
 		t.Fatalf("the result is %d bytes; the test needs one larger than the 4 KB left free", len(good))
 	}
-	if _, err := metrics.ReadFile(res); err != nil {
+	if _, err := result.ReadFile(res); err != nil {
 		t.Fatal(err)
 	}
 	// Leave 4 KB free, as in the report of the bug.

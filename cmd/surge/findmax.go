@@ -14,7 +14,7 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
 	"github.com/surge-load/surge/search"
@@ -338,7 +338,7 @@ func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) erro
 		}
 	}
 	cfg.Options = opts
-	cfg.OnStep = func(st metrics.CapacityStep) {
+	cfg.OnStep = func(st result.CapacityStep) {
 		fmt.Fprintln(stdout, report.CapacityStepLine(string(cfg.Model), &st))
 	}
 	res, err := search.Run(ctx, cfg)
@@ -353,9 +353,9 @@ func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) erro
 		fmt.Fprintf(stdout, "\nResult written to %s (surge report %s prints the summary of the step at the maximum)\n", out, out)
 	}
 	switch res.Capacity.Verdict.Reason {
-	case metrics.ReasonInterrupted:
+	case result.ReasonInterrupted:
 		return &codeError{code: exitInterrupted, err: errors.New("the search was interrupted; the table covers what was measured")}
-	case metrics.ReasonGenerator:
+	case result.ReasonGenerator:
 		return &codeError{code: exitError, err: errors.New("inconclusive: the generator saturated, so no capacity of the service was measured")}
 	}
 	return nil

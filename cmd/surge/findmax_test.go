@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/demo"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestFindMaxBadInput(t *testing.T) {
@@ -80,12 +80,12 @@ func TestFindMaxPrintsAndWritesCapacity(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	res, err := metrics.ReadFile(out)
+	res, err := result.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := res.Capacity
-	if c == nil || len(c.Steps) != 2 || c.Verdict.Reason != metrics.ReasonMaxReached || c.Verdict.MaxLevel != 40 || c.Model != "rate" {
+	if c == nil || len(c.Steps) != 2 || c.Verdict.Reason != result.ReasonMaxReached || c.Verdict.MaxLevel != 40 || c.Model != "rate" {
 		t.Fatalf("capacity %+v", c)
 	}
 	if !strings.Contains(res.Run.Load, "find-max step at 40/s") {

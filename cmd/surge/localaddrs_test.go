@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The port range of the test's network namespaces: ten ephemeral ports.
@@ -48,7 +48,7 @@ func TestLocalAddrsBeyondPortRange(t *testing.T) {
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("surge run: %v\n%s\n%s", err, stdout.String(), stderr.String())
 			}
-			res, err := metrics.ReadFile(out)
+			res, err := result.ReadFile(out)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // surgeBin is the surge binary built once for the tests that need a real
@@ -118,7 +118,7 @@ func TestRunWritesResultAndJudgesThresholds(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := metrics.ReadFile(out)
+	res, err := result.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestInterruptWritesResult(t *testing.T) {
 		if err != nil {
 			t.Fatalf("twice=%v: no result written: %v", twice, err)
 		}
-		var res metrics.Result
+		var res result.Result
 		if err := json.Unmarshal(b, &res); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -28,9 +29,9 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 			if err := checkDestinations(destination{flag: "out", path: out}, destination{flag: "report", path: reportPath}); err != nil {
 				return err
 			}
-			parts := make([]*metrics.Result, len(args))
+			parts := make([]*result.Result, len(args))
 			for i, path := range args {
-				r, err := metrics.ReadFile(path)
+				r, err := result.ReadFile(path)
 				if err != nil {
 					return invalid("%v", err)
 				}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestSegmentsMergeIntoTheWholeRun splits an open-model plan over two
@@ -53,7 +53,7 @@ func TestSegmentsMergeIntoTheWholeRun(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	res, err := metrics.ReadFile(merged)
+	res, err := result.ReadFile(merged)
 	if err != nil {
 		t.Fatal(err)
 	}

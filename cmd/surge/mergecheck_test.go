@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestMergeRefusesPartsThatDoNotBelong runs real segments against a real
@@ -66,8 +66,8 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 		t.Fatalf("merging the two segments: exit %d: %s", code, stderr)
 	}
 	// forge writes a copy of part name with edit applied.
-	forge := func(name, as string, edit func(*metrics.Result)) string {
-		r, err := metrics.ReadFile(path(name))
+	forge := func(name, as string, edit func(*result.Result)) string {
+		r, err := result.ReadFile(path(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,11 +85,11 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 	}{
 		{"another start", []string{path("p0"), path("p1-later")}, "share one start"},
 		{"another plan", []string{path("p0"), path("p1-other")}, "another plan"},
-		{"index 5 of 2", []string{path("p0"), forge("p1", "p5", func(r *metrics.Result) { r.Run.Segment.Index = 5; r.Run.ID += "x" })}, "segment 5 of 2"},
+		{"index 5 of 2", []string{path("p0"), forge("p1", "p5", func(r *result.Result) { r.Run.Segment.Index = 5; r.Run.ID += "x" })}, "segment 5 of 2"},
 		{"a merged result and one of its parts", []string{path("merged"), path("p1")}, "segment 1 of 2, which part 1 holds too"},
 		{"a merged result and its first part", []string{path("merged"), path("p0")}, "same run as part 1"},
 		{"a part twice", []string{path("p0"), path("p0")}, "same run as part 1"},
-		{"counts that overflow", []string{path("p0"), forge("p1", "p1-huge", func(r *metrics.Result) { r.Totals.Requests = math.MaxInt64 - 1 })}, "more than a count can hold"},
+		{"counts that overflow", []string{path("p0"), forge("p1", "p1-huge", func(r *result.Result) { r.Totals.Requests = math.MaxInt64 - 1 })}, "more than a count can hold"},
 		{"one of two segments", []string{path("p1")}, "merge all 2 segments"},
 	}
 	for _, c := range cases {
@@ -99,7 +99,7 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 		}
 	}
 	// Merged parts whose segments are disjoint from the rest still merge.
-	if _, stderr, code := runSurge(t, "merge", forge("merged", "m0", func(r *metrics.Result) { r.Run.Merged.Segments = []int{0} }), path("p1")); code != exitOK {
+	if _, stderr, code := runSurge(t, "merge", forge("merged", "m0", func(r *result.Result) { r.Run.Merged.Segments = []int{0} }), path("p1")); code != exitOK {
 		t.Errorf("a merge of segment 0 with segment 1: exit %d: %s", code, stderr)
 	}
 }

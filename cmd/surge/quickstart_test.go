@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestQuickstart runs the quickstart, shortened, in an empty directory, as a
@@ -21,7 +21,7 @@ func TestQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("quickstart: %v\n%s", err, out)
 	}
-	res, err := metrics.ReadFile(filepath.Join(dir, quickstartResult))
+	res, err := result.ReadFile(filepath.Join(dir, quickstartResult))
 	if err != nil {
 		t.Fatal(err)
 	}

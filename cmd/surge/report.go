@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func newReportCmd() *cobra.Command {
@@ -35,7 +35,7 @@ request or a blog post. All of them show the same numbers as the summary.`,
 			if err := checkDestinations(destination{flag: "output", path: htmlPath}, destination{flag: "csv", path: csvDir, dir: true}); err != nil {
 				return err
 			}
-			res, err := metrics.ReadFile(args[0])
+			res, err := result.ReadFile(args[0])
 			if err != nil {
 				return invalid("%v", err)
 			}
@@ -77,7 +77,7 @@ request or a blog post. All of them show the same numbers as the summary.`,
 
 // writeHTMLReport writes the HTML report of res to path, or to stdout if
 // path is "-", and says so on status.
-func writeHTMLReport(stdout, status io.Writer, path string, res *metrics.Result) error {
+func writeHTMLReport(stdout, status io.Writer, path string, res *result.Result) error {
 	if path == "-" {
 		if err := report.HTML(stdout, res); err != nil {
 			return &codeError{code: exitError, err: err}

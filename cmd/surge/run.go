@@ -17,7 +17,7 @@ import (
 	"github.com/surge-load/surge/collect"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/internal/report"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // runFlags are the flags of `surge run`, as typed.
@@ -296,9 +296,9 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 // and the count of those that failed. A failure is said once on stderr; the
 // run goes on, and the final result is written (or fails) at the end as
 // usual.
-func checkpointTo(stderr io.Writer, out string) (checkpoint func(*metrics.Result), failed func() int) {
+func checkpointTo(stderr io.Writer, out string) (checkpoint func(*result.Result), failed func() int) {
 	var n atomic.Int64
-	return func(res *metrics.Result) {
+	return func(res *result.Result) {
 		if err := res.WriteFile(out); err != nil && n.Add(1) == 1 {
 			fmt.Fprintf(stderr, "surge: warning: checkpoint: %v (the run goes on; further failures are counted)\n", err)
 		}
@@ -339,7 +339,7 @@ func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts
 
 // show prints the summary of res, writes it to out and the HTML report to
 // reportPath (each if not empty), and turns the verdict into an exit code.
-func show(cmd *cobra.Command, res *metrics.Result, out, reportPath string) error {
+func show(cmd *cobra.Command, res *result.Result, out, reportPath string) error {
 	report.Summary(cmd.OutOrStdout(), res)
 	if out != "" {
 		if err := res.WriteFile(out); err != nil {
@@ -357,7 +357,7 @@ func show(cmd *cobra.Command, res *metrics.Result, out, reportPath string) error
 }
 
 // verdict maps a finished run to its exit code.
-func verdict(res *metrics.Result) error {
+func verdict(res *result.Result) error {
 	if res.Run.Interrupted {
 		return &codeError{code: exitInterrupted, err: errors.New("the run was interrupted; the summary covers what was measured")}
 	}

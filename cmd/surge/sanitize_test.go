@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // outputsOf runs surge on a result and returns every output built from it:
@@ -137,7 +137,7 @@ func TestNetworkTextEscaped(t *testing.T) {
 
 	// A hostile result file built by the test: formulas in names and
 	// messages, control characters everywhere.
-	var r metrics.Result
+	var r result.Result
 	b, _ := os.ReadFile(res)
 	json.Unmarshal(b, &r)
 	r.Run.Target = "http://u:PASSWORD9@h/\x1b[31m"

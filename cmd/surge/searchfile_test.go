@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/demo"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestRunFileWithSearchSection runs a scenario file whose search section
@@ -41,13 +41,13 @@ thresholds: ["errors<1%%"]
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r.json")
-	var res *metrics.Result
+	var res *result.Result
 	var stdout, stderr string
 	for attempt := 1; ; attempt++ {
 		var code int
 		stdout, stderr, code = runSurge(t, "run", file, "--out", out, "-q")
 		var err error
-		if res, err = metrics.ReadFile(out); err != nil {
+		if res, err = result.ReadFile(out); err != nil {
 			t.Fatalf("exit %d, no result: %v\n%s\n%s", code, err, stdout, stderr)
 		}
 		if code == exitOK {
@@ -55,7 +55,7 @@ thresholds: ["errors<1%%"]
 		}
 		// A generator starved by the rest of the machine is rightly called
 		// inconclusive (exit 1); try once more, then give up on this machine.
-		if c := res.Capacity; code != exitError || c == nil || c.Verdict.Reason != metrics.ReasonGenerator {
+		if c := res.Capacity; code != exitError || c == nil || c.Verdict.Reason != result.ReasonGenerator {
 			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 		}
 		if attempt == 2 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The kinds of Band and Mark.
@@ -53,7 +53,7 @@ type Mark struct {
 
 // annotate adds to tl the bands and marks of r's findings: the warm-up,
 // the generator's saturation and a collapse.
-func annotate(tl *Timeline, r *metrics.Result) {
+func annotate(tl *Timeline, r *result.Result) {
 	tl.Bands, tl.Marks = []Band{}, []Mark{}
 	if w := r.Warmup; w != nil && w.DurationS > 0 {
 		tl.Bands = append(tl.Bands, Band{Kind: BandWarmup, From: 0, To: Number(w.DurationS), Label: "warm-up",
@@ -66,7 +66,7 @@ func annotate(tl *Timeline, r *metrics.Result) {
 	}
 	if c := r.Collapse; c != nil {
 		what := "stopped answering"
-		if c.Kind == metrics.CollapseErrors {
+		if c.Kind == result.CollapseErrors {
 			what = "errors took over"
 		}
 		end := c.AtS + c.LastedS
@@ -85,7 +85,7 @@ func annotate(tl *Timeline, r *metrics.Result) {
 }
 
 // warmupText says how long the warm-up of a run was and what it held.
-func warmupText(w *metrics.Warmup) string {
+func warmupText(w *result.Warmup) string {
 	s := fmt.Sprintf("the first %s, %d requests (%d failed", seconds(w.DurationS), w.Requests, w.Failures)
 	if w.Dropped > 0 {
 		s += fmt.Sprintf(", %d dropped", w.Dropped)
@@ -101,7 +101,7 @@ func seconds(s float64) string {
 
 // seriesEnd is when the last interval of r's series ends, in seconds since
 // its start; the active load period if that is later.
-func seriesEnd(r *metrics.Result) float64 {
+func seriesEnd(r *result.Result) float64 {
 	end := r.Run.DurationS
 	if n := len(r.Series); n > 0 {
 		end = max(end, r.Series[n-1].T+r.Series[n-1].DurationS)

@@ -14,8 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // chromiumPath is where Debian's chromium package installs the browser.
@@ -83,7 +82,7 @@ func TestPagesInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := []FailOnResult{{Expr: "p99>+10%", Failed: true, Message: "p99>+10%: Total p99 +57.6% (368ms → 581ms)"}}
-	report := func(r *metrics.Result) func(string) error { return func(p string) error { return WriteHTML(p, r) } }
+	report := func(r *result.Result) func(string) error { return func(p string) error { return WriteHTML(p, r) } }
 	pages := []struct {
 		name   string
 		write  func(path string) error

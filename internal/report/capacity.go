@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Level formats a load level of a capacity search for people: "40 users"
@@ -26,7 +26,7 @@ func Level(model string, level float64) string {
 
 // CapacityStepLine describes one step of a capacity search in one line,
 // for progress while the search runs.
-func CapacityStepLine(model string, st *metrics.CapacityStep) string {
+func CapacityStepLine(model string, st *result.CapacityStep) string {
 	c := capacityCellsOf(model, st)
 	return fmt.Sprintf("%-6s %10s  %8.1f rps  p50 %-7s p95 %-7s errors %7s  %s",
 		st.Phase, c.Load, st.RPS, c.P50, c.P95, c.Errors, c.Verdict)
@@ -47,7 +47,7 @@ type capacityCells struct {
 }
 
 // capacityCellsOf formats st, a step of a search in model.
-func capacityCellsOf(model string, st *metrics.CapacityStep) capacityCells {
+func capacityCellsOf(model string, st *result.CapacityStep) capacityCells {
 	return capacityCells{
 		Load:       Level(model, st.Level),
 		Throughput: fmt.Sprintf("%.1f rps", st.RPS),
@@ -62,7 +62,7 @@ func capacityCellsOf(model string, st *metrics.CapacityStep) capacityCells {
 }
 
 // stepVerdict is "ok", or why the step failed.
-func stepVerdict(st *metrics.CapacityStep) string {
+func stepVerdict(st *result.CapacityStep) string {
 	if st.OK {
 		return "ok"
 	}
@@ -71,9 +71,9 @@ func stepVerdict(st *metrics.CapacityStep) string {
 
 // stepsByLevel returns the steps of c from the lowest level to the highest;
 // steps at one level stay in the order run.
-func stepsByLevel(c *metrics.Capacity) []metrics.CapacityStep {
+func stepsByLevel(c *result.Capacity) []result.CapacityStep {
 	steps := slices.Clone(c.Steps)
-	slices.SortStableFunc(steps, func(a, b metrics.CapacityStep) int {
+	slices.SortStableFunc(steps, func(a, b result.CapacityStep) int {
 		switch {
 		case a.Level < b.Level:
 			return -1
@@ -87,7 +87,7 @@ func stepsByLevel(c *metrics.Capacity) []metrics.CapacityStep {
 
 // capacityHeading describes how c searched: the model, the objectives and
 // the steps.
-func capacityHeading(c *metrics.Capacity) string {
+func capacityHeading(c *result.Capacity) string {
 	model := "closed model, users"
 	if c.Model == "rate" {
 		model = "open model, arrivals per second"
@@ -98,11 +98,11 @@ func capacityHeading(c *metrics.Capacity) string {
 
 // capacityVerdictLabel introduces the verdict of a search: "Verdict", or
 // says that it is inconclusive or found no breaking point.
-func capacityVerdictLabel(v *metrics.CapacityVerdict) string {
+func capacityVerdictLabel(v *result.CapacityVerdict) string {
 	switch v.Reason {
-	case metrics.ReasonGenerator, metrics.ReasonInterrupted:
+	case result.ReasonGenerator, result.ReasonInterrupted:
 		return "Verdict (inconclusive)"
-	case metrics.ReasonMaxReached, metrics.ReasonBudget:
+	case result.ReasonMaxReached, result.ReasonBudget:
 		return "Verdict (no breaking point found)"
 	}
 	return "Verdict"
@@ -110,7 +110,7 @@ func capacityVerdictLabel(v *metrics.CapacityVerdict) string {
 
 // CapacityTable writes the capacity table of a search, load against
 // throughput, latency and errors, by level, followed by the verdict.
-func CapacityTable(w io.Writer, c *metrics.Capacity) {
+func CapacityTable(w io.Writer, c *result.Capacity) {
 	fmt.Fprintf(w, "\nCapacity (%s)\n", capacityHeading(c))
 	steps := stepsByLevel(c)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // CapacityData is the capacity section of the report of a breaking-point
@@ -50,7 +50,7 @@ type CapacityRow struct {
 }
 
 // newCapacityData builds the capacity section of a report from c.
-func newCapacityData(c *metrics.Capacity) *CapacityData {
+func newCapacityData(c *result.Capacity) *CapacityData {
 	v := &c.Verdict
 	d := &CapacityData{
 		Model:     c.Model,
@@ -63,7 +63,7 @@ func newCapacityData(c *metrics.Capacity) *CapacityData {
 	if c.Model == "rate" {
 		d.LevelUnit = "arrivals per second"
 	}
-	var failed *metrics.CapacityStep
+	var failed *result.CapacityStep
 	for _, st := range stepsByLevel(c) {
 		row := CapacityRow{Level: st.Level, Phase: st.Phase, OK: st.OK, RPS: Number(st.RPS), OKRPS: Number(st.OKRPS),
 			P95Ms: Number(st.Latency.P95), Text: capacityCellsOf(c.Model, &st)}

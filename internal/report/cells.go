@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // statsCells are the cells of one endpoint row as every view prints them:
@@ -21,7 +21,7 @@ type statsCells struct {
 }
 
 // cellsOf formats s for an endpoint row.
-func cellsOf(s *metrics.Stats) statsCells {
+func cellsOf(s *result.Stats) statsCells {
 	l := s.Latency
 	return statsCells{
 		Requests: fmt.Sprint(s.Requests),

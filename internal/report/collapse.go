@@ -5,14 +5,14 @@ import (
 	"math"
 	"time"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // CollapseLine describes a collapse in one line, as in "peak 803 rps at
 // 2m10s; stopped answering 70 s later; dominant error: connect_refused".
-func CollapseLine(c *metrics.Collapse) string {
+func CollapseLine(c *result.Collapse) string {
 	s := fmt.Sprintf("peak %.0f rps at %s; ", c.PeakRPS, Clock(c.PeakAtS))
-	if c.Kind == metrics.CollapseStopped {
+	if c.Kind == result.CollapseStopped {
 		s += fmt.Sprintf("stopped answering %.0f s later", c.AfterPeakS)
 	} else {
 		s += fmt.Sprintf("errors took over %.0f s later (%.0f%% failed, %.0f rps answered)", c.AfterPeakS, 100*c.ErrorRate, c.RPS)

@@ -7,14 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // A Labeled result is one run to compare, with the name tables give it.
 type Labeled struct {
 	Label  string
 	File   string // where it was read from, for people; may be empty
-	Result *metrics.Result
+	Result *result.Result
 }
 
 // LabelOf names the result read from path: the file's name without its
@@ -33,10 +33,10 @@ type Comparison struct {
 
 // A ComparedRun is one run of a comparison.
 type ComparedRun struct {
-	Label  string          `json:"label"`
-	File   string          `json:"file"`
-	Result *metrics.Result `json:"-"`
-	Noise  Noise           `json:"noise"`
+	Label  string         `json:"label"`
+	File   string         `json:"file"`
+	Result *result.Result `json:"-"`
+	Noise  Noise          `json:"noise"`
 }
 
 // A Section is the comparison of the whole run or of one endpoint.
@@ -96,13 +96,13 @@ func Compare(runs []Labeled) (*Comparison, error) {
 		c.Runs = append(c.Runs, ComparedRun{Label: r.Label, File: r.File, Result: r.Result, Noise: NoiseOf(r.Result)})
 	}
 	if name, ok := commonSingleEndpoint(runs); ok {
-		c.Sections = append(c.Sections, c.section("Total · "+name, func(r *metrics.Result) *metrics.Stats { return &r.Totals }))
+		c.Sections = append(c.Sections, c.section("Total · "+name, func(r *result.Result) *result.Stats { return &r.Totals }))
 		c.Sections = append(c.Sections, serverSections(c.Runs)...)
 		return c, nil
 	}
-	c.Sections = append(c.Sections, c.section("Total", func(r *metrics.Result) *metrics.Stats { return &r.Totals }))
+	c.Sections = append(c.Sections, c.section("Total", func(r *result.Result) *result.Stats { return &r.Totals }))
 	for _, name := range endpointNames(runs) {
-		c.Sections = append(c.Sections, c.section(name, func(r *metrics.Result) *metrics.Stats {
+		c.Sections = append(c.Sections, c.section(name, func(r *result.Result) *result.Stats {
 			for i := range r.Endpoints {
 				if r.Endpoints[i].Name == name {
 					return &r.Endpoints[i].Stats
@@ -117,7 +117,7 @@ func Compare(runs []Labeled) (*Comparison, error) {
 
 // section compares the stats that pick returns from each run (nil where a
 // run lacks them).
-func (c *Comparison) section(name string, pick func(*metrics.Result) *metrics.Stats) Section {
+func (c *Comparison) section(name string, pick func(*result.Result) *result.Stats) Section {
 	s := Section{Name: name}
 	for _, m := range Metrics {
 		row := Row{Metric: m.Key}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // pair compares two synthetic runs.
@@ -125,7 +125,7 @@ func TestCompareMissingEndpoint(t *testing.T) {
 	if r := s.Rows[0]; !math.IsNaN(r.Values[1]) || r.Text[1] != "—" || r.Changes[0].Verdict != NoVerdict {
 		t.Errorf("missing endpoint row %+v", r)
 	}
-	if _, err := Compare([]Labeled{{Label: "x", Result: &metrics.Result{}}}); err == nil {
+	if _, err := Compare([]Labeled{{Label: "x", Result: &result.Result{}}}); err == nil {
 		t.Error("Compare of one run: no error")
 	}
 }

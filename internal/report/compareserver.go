@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // serverRows are the rows compare shows for a monitored source of each
@@ -28,7 +28,7 @@ func serverSections(runs []ComparedRun) []Section {
 	}
 	var out []Section
 	for _, src := range first.Sources {
-		sources := make([]*metrics.MonitorSource, len(runs))
+		sources := make([]*result.MonitorSource, len(runs))
 		for i, r := range runs {
 			if s := r.Result.Monitor.Source(src.Name); s != nil && s.Kind == src.Kind {
 				sources[i] = s

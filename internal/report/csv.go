@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/atomicfile"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/sanitize"
 )
 
@@ -33,7 +33,7 @@ const (
 // spreadsheet would take for a formula (=, +, -, @) starts with an
 // apostrophe (sanitize.CSVCell). It returns the paths
 // written.
-func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
+func WriteCSV(dir string, r *result.Result) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("csv: %w", err)
 	}
@@ -59,12 +59,12 @@ func WriteCSV(dir string, r *metrics.Result) ([]string, error) {
 // A csvFile is a file WriteCSV writes, and how.
 type csvFile struct {
 	name  string
-	write func(io.Writer, *metrics.Result) error
+	write func(io.Writer, *result.Result) error
 }
 
 // EndpointsCSVTo writes the endpoint table of r as CSV: the same numbers as
 // the summary, unrounded.
-func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
+func EndpointsCSVTo(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
 	head := []string{"Endpoint", "Requests", "Failures", "Dropped", "Error rate (%)", "Throughput (requests/s)",
 		"Latency min (ms)", "Latency mean (ms)", "Latency p50 (ms)", "Latency p90 (ms)", "Latency p95 (ms)",
@@ -74,7 +74,7 @@ func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
 		head = append(head, "Mean "+p+" (ms)")
 	}
 	cw.Write(head)
-	row := func(name string, s *metrics.Stats) {
+	row := func(name string, s *result.Stats) {
 		l := s.Latency
 		rec := []string{sanitize.CSVCell(name), itoa(s.Requests), itoa(s.Failures), itoa(s.Dropped), ftoa(100 * s.ErrorRate), ftoa(s.RPS),
 			ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.P999), ftoa(l.Max),
@@ -97,7 +97,7 @@ func EndpointsCSVTo(w io.Writer, r *metrics.Result) error {
 // run's start, and a column of failures per error class. A run with
 // long-lived connections has columns of its open streams, the streams
 // opened, the events received and the streams ended by cause.
-func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
+func SeriesCSVTo(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
 	classes := errorClasses(r)
 	head := []string{"Time (UTC)", "Seconds since start", "Interval (s)", "Users", "Busy users",
@@ -107,7 +107,7 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 		head = append(head, sanitize.CSVCell("Errors: "+c))
 	}
 	head = append(head, "Generator CPU (% of all cores)", "Generator lag p99 (ms)", "Generator goroutines", "Generator heap (bytes)")
-	all := make([]*metrics.Point, len(r.Series))
+	all := make([]*result.Point, len(r.Series))
 	for i := range r.Series {
 		all[i] = &r.Series[i]
 	}
@@ -142,7 +142,7 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 		if streams {
 			st := p.Streams
 			if st == nil {
-				st = &metrics.StreamPoint{}
+				st = &result.StreamPoint{}
 			}
 			rec = append(rec, itoa(st.Open), itoa(st.Opened), itoa(st.Events))
 			for _, e := range ends {
@@ -158,7 +158,7 @@ func SeriesCSVTo(w io.Writer, r *metrics.Result) error {
 // ErrorsCSVTo writes the error classes of r as CSV, most frequent first,
 // with their hints and sample messages. Counts by status and endpoint read
 // "500: 13, 503: 2", in plain ASCII for any spreadsheet.
-func ErrorsCSVTo(w io.Writer, r *metrics.Result) error {
+func ErrorsCSVTo(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"Error class", "Count", "Share of failures and drops (%)", "HTTP statuses", "Endpoints", "What it means", "Sample messages"})
 	bad := r.Totals.Failures + r.Totals.Dropped
@@ -185,7 +185,7 @@ func ErrorsCSVTo(w io.Writer, r *metrics.Result) error {
 // order they ran: the level, the judged window's throughput, latency and
 // errors, and the step's verdict. It writes only the header for a result
 // without a search.
-func CapacityCSVTo(w io.Writer, r *metrics.Result) error {
+func CapacityCSVTo(w io.Writer, r *result.Result) error {
 	cw := csv.NewWriter(w)
 	level := "Level (users)"
 	if r.Capacity != nil && r.Capacity.Model == "rate" {

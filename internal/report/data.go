@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // ReportData is the data section of the HTML report: everything the page
@@ -89,18 +89,18 @@ type GeneratorInfo struct {
 // An EndpointRow is one row of the endpoint table: numbers for sorting and
 // the cells as the summary prints them.
 type EndpointRow struct {
-	Name         string              `json:"name"`
-	Requests     int64               `json:"requests"`
-	Failures     int64               `json:"failures"`
-	Dropped      int64               `json:"dropped"`
-	RPS          float64             `json:"rps"`
-	ErrorRatePct float64             `json:"error_rate_pct"`
-	LatencyMs    metrics.Percentiles `json:"latency_ms"`
-	BytesIn      int64               `json:"bytes_in"`
-	BytesOut     int64               `json:"bytes_out"`
-	Text         statsCells          `json:"text"`
-	ErrorRate    string              `json:"error_rate"`
-	Traffic      string              `json:"traffic"` // bytes in and out
+	Name         string             `json:"name"`
+	Requests     int64              `json:"requests"`
+	Failures     int64              `json:"failures"`
+	Dropped      int64              `json:"dropped"`
+	RPS          float64            `json:"rps"`
+	ErrorRatePct float64            `json:"error_rate_pct"`
+	LatencyMs    result.Percentiles `json:"latency_ms"`
+	BytesIn      int64              `json:"bytes_in"`
+	BytesOut     int64              `json:"bytes_out"`
+	Text         statsCells         `json:"text"`
+	ErrorRate    string             `json:"error_rate"`
+	Traffic      string             `json:"traffic"` // bytes in and out
 }
 
 // A TimingRow is the mean time of each phase of one endpoint's operations.
@@ -120,24 +120,24 @@ type PhaseCell struct {
 
 // An ErrorRow is one error class.
 type ErrorRow struct {
-	Class     string            `json:"class"`
-	Count     int64             `json:"count"`
-	SharePct  float64           `json:"share_pct"` // of all failures and drops
-	Hint      string            `json:"hint"`
-	Statuses  string            `json:"statuses"`
-	Endpoints string            `json:"endpoints"`
-	Samples   []metrics.Message `json:"samples"`
+	Class     string           `json:"class"`
+	Count     int64            `json:"count"`
+	SharePct  float64          `json:"share_pct"` // of all failures and drops
+	Hint      string           `json:"hint"`
+	Statuses  string           `json:"statuses"`
+	Endpoints string           `json:"endpoints"`
+	Samples   []result.Message `json:"samples"`
 }
 
 // phaseNames are the timing phases in the order they happen.
 var phaseNames = []string{"blocked", "dns", "connect", "tls", "send", "wait", "receive"}
 
-func phasesOf(t *metrics.TimingStats) []metrics.PhaseStats {
-	return []metrics.PhaseStats{t.Blocked, t.DNS, t.Connect, t.TLS, t.Send, t.Wait, t.Receive}
+func phasesOf(t *result.TimingStats) []result.PhaseStats {
+	return []result.PhaseStats{t.Blocked, t.DNS, t.Connect, t.TLS, t.Send, t.Wait, t.Receive}
 }
 
 // NewReportData builds the data section of r's report.
-func NewReportData(r *metrics.Result) *ReportData {
+func NewReportData(r *result.Result) *ReportData {
 	d := &ReportData{
 		Kind:      "report",
 		Run:       runInfo(r),
@@ -171,7 +171,7 @@ func NewReportData(r *metrics.Result) *ReportData {
 			Samples:   e.Samples,
 		}
 		if row.Samples == nil {
-			row.Samples = []metrics.Message{}
+			row.Samples = []result.Message{}
 		}
 		if bad > 0 {
 			row.SharePct = round3(100 * float64(e.Count) / float64(bad))
@@ -182,7 +182,7 @@ func NewReportData(r *metrics.Result) *ReportData {
 }
 
 // runInfo describes r's run.
-func runInfo(r *metrics.Result) RunInfo {
+func runInfo(r *result.Result) RunInfo {
 	scenario := scenarioOf(r.Plan)
 	title := r.Run.Target
 	if len(r.Endpoints) == 1 {
@@ -213,7 +213,7 @@ func runInfo(r *metrics.Result) RunInfo {
 
 // incompleteNote says what a checkpoint holds, for a result whose run did
 // not write its final document.
-func incompleteNote(r *metrics.Result) string {
+func incompleteNote(r *result.Result) string {
 	return fmt.Sprintf("Incomplete: a checkpoint of the first %.0fs; the run did not write its final result (killed or crashed?)", r.Run.CoveredS)
 }
 
@@ -248,7 +248,7 @@ func scenarioOf(plan json.RawMessage) string {
 	return ""
 }
 
-func verdictOf(r *metrics.Result) Verdict {
+func verdictOf(r *result.Result) Verdict {
 	v := Verdict{Thresholds: []ThresholdRow{}, Findings: findingsOf(r), Generator: generatorInfo(r)}
 	failed := 0
 	for i := range r.Thresholds {
@@ -283,7 +283,7 @@ func verdictOf(r *metrics.Result) Verdict {
 
 // findingsOf lists what the analysis of r's series found: a collapse, and
 // from when the generator's saturation makes the figures untrustworthy.
-func findingsOf(r *metrics.Result) []Finding {
+func findingsOf(r *result.Result) []Finding {
 	out := []Finding{}
 	if c := r.Collapse; c != nil {
 		out = append(out, Finding{Kind: "collapse", Text: "Collapse: " + CollapseLine(c)})
@@ -297,7 +297,7 @@ func findingsOf(r *metrics.Result) []Finding {
 	return out
 }
 
-func generatorInfo(r *metrics.Result) GeneratorInfo {
+func generatorInfo(r *result.Result) GeneratorInfo {
 	g := r.Generator
 	text := generatorLine(r)
 	warnings := g.Warnings
@@ -307,7 +307,7 @@ func generatorInfo(r *metrics.Result) GeneratorInfo {
 	return GeneratorInfo{Healthy: len(g.Warnings) == 0, Text: text, Warnings: warnings}
 }
 
-func endpointRow(name string, s *metrics.Stats) EndpointRow {
+func endpointRow(name string, s *result.Stats) EndpointRow {
 	return EndpointRow{
 		Name:         name,
 		Requests:     s.Requests,
@@ -324,7 +324,7 @@ func endpointRow(name string, s *metrics.Stats) EndpointRow {
 	}
 }
 
-func timingRow(name string, t *metrics.TimingStats) TimingRow {
+func timingRow(name string, t *result.TimingStats) TimingRow {
 	row := TimingRow{Name: name}
 	var sum float64
 	for i, p := range phasesOf(t) {

@@ -5,27 +5,27 @@ import (
 	"io"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestEmptyResults renders results with nothing in them: a run that sent no
 // request, one whose series is missing, and a search without steps whose
 // streams never opened.
 func TestEmptyResults(t *testing.T) {
-	empty := &metrics.Result{SchemaVersion: metrics.SchemaVersion}
+	empty := &result.Result{SchemaVersion: result.SchemaVersion}
 	noSeries := shop.result()
 	noSeries.Series = nil
-	noSteps := &metrics.Result{SchemaVersion: metrics.SchemaVersion, Capacity: &metrics.Capacity{Model: "rate"},
-		Totals: metrics.Stats{Streams: &metrics.StreamStats{}}, Warmup: &metrics.Warmup{DurationS: 2},
-		Series: []metrics.Point{{DurationS: 1, Streams: &metrics.StreamPoint{}}}}
-	for _, r := range []*metrics.Result{empty, noSeries, noSteps} {
+	noSteps := &result.Result{SchemaVersion: result.SchemaVersion, Capacity: &result.Capacity{Model: "rate"},
+		Totals: result.Stats{Streams: &result.StreamStats{}}, Warmup: &result.Warmup{DurationS: 2},
+		Series: []result.Point{{DurationS: 1, Streams: &result.StreamPoint{}}}}
+	for _, r := range []*result.Result{empty, noSeries, noSteps} {
 		var b bytes.Buffer
 		if err := HTML(&b, r); err != nil {
 			t.Fatal(err)
 		}
 		Markdown(io.Discard, r)
 		Summary(io.Discard, r)
-		for _, f := range []func(io.Writer, *metrics.Result) error{EndpointsCSVTo, SeriesCSVTo, ErrorsCSVTo, CapacityCSVTo} {
+		for _, f := range []func(io.Writer, *result.Result) error{EndpointsCSVTo, SeriesCSVTo, ErrorsCSVTo, CapacityCSVTo} {
 			if err := f(io.Discard, r); err != nil {
 				t.Fatal(err)
 			}

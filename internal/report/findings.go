@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // findings writes what the analysis of r found beyond its thresholds: a
 // collapse of the service, from when the generator's own saturation makes
 // the figures untrustworthy, and a capacity search.
-func findings(w io.Writer, r *metrics.Result) {
+func findings(w io.Writer, r *result.Result) {
 	if c := r.Collapse; c != nil {
 		fmt.Fprintf(w, "\nCollapse: %s\n", CollapseLine(c))
 	}
@@ -28,7 +28,7 @@ func findings(w io.Writer, r *metrics.Result) {
 
 // SYNBacklogLine says, if connects took about 1 s, 3 s or 7 s, that those
 // were SYN retransmissions and what they mean; it is empty otherwise.
-func SYNBacklogLine(r *metrics.Result) string {
+func SYNBacklogLine(r *result.Result) string {
 	n := r.Totals.Timing.ConnectSYNRetransmits
 	if n == 0 {
 		return ""
@@ -41,7 +41,7 @@ func SYNBacklogLine(r *metrics.Result) string {
 // saturated generator rather than the service, as in "Not trustworthy from
 // 1m12s on: the generator itself was saturated (cpu, lag) for 20 s in all;
 // …".
-func untrustworthyLine(s *metrics.Saturation) string {
+func untrustworthyLine(s *result.Saturation) string {
 	return fmt.Sprintf("Not trustworthy from %s on: the generator itself was saturated (%s) for %.0f s in all; figures from then on may describe the generator, not the service",
 		Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "), s.SaturatedS)
 }

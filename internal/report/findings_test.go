@@ -5,20 +5,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestFindings(t *testing.T) {
-	r := &metrics.Result{
-		Collapse:  &metrics.Collapse{Kind: metrics.CollapseStopped, PeakRPS: 803, PeakAtS: 130, AtS: 200, AfterPeakS: 70, LastedS: 40, DominantError: "connect_refused"},
-		Generator: metrics.Generator{Saturation: &metrics.Saturation{TrustworthyUntilS: 72, SaturatedS: 20, Causes: []string{"cpu", "lag"}}},
-		Capacity: &metrics.Capacity{
+	r := &result.Result{
+		Collapse:  &result.Collapse{Kind: result.CollapseStopped, PeakRPS: 803, PeakAtS: 130, AtS: 200, AfterPeakS: 70, LastedS: 40, DominantError: "connect_refused"},
+		Generator: result.Generator{Saturation: &result.Saturation{TrustworthyUntilS: 72, SaturatedS: 20, Causes: []string{"cpu", "lag"}}},
+		Capacity: &result.Capacity{
 			Model: "users", Objectives: []string{"p95<1000ms", "errors<1%"}, StepS: 10, WarmupS: 2,
-			Steps: []metrics.CapacityStep{
-				{Level: 8, RPS: 398, OK: false, Detail: "plateau: +0% throughput for +100% load", Latency: metrics.Percentiles{P50: 20, P95: 21}},
-				{Level: 4, RPS: 401, OK: true, Latency: metrics.Percentiles{P50: 10, P95: 12}},
+			Steps: []result.CapacityStep{
+				{Level: 8, RPS: 398, OK: false, Detail: "plateau: +0% throughput for +100% load", Latency: result.Percentiles{P50: 20, P95: 21}},
+				{Level: 4, RPS: 401, OK: true, Latency: result.Percentiles{P50: 10, P95: 12}},
 			},
-			Verdict: metrics.CapacityVerdict{Reason: metrics.ReasonPlateau, Conclusive: true, Detail: "maximum sustainable load 4 users"},
+			Verdict: result.CapacityVerdict{Reason: result.ReasonPlateau, Conclusive: true, Detail: "maximum sustainable load 4 users"},
 		},
 	}
 	var b bytes.Buffer
@@ -40,7 +40,7 @@ func TestFindings(t *testing.T) {
 	}
 
 	var none bytes.Buffer
-	findings(&none, &metrics.Result{})
+	findings(&none, &result.Result{})
 	if none.Len() != 0 {
 		t.Errorf("a result without findings printed %q", none.String())
 	}

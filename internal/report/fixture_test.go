@@ -13,16 +13,16 @@ import (
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/errclass"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // readFixture reads a result from testdata: base.json and new.json are real
 // runs of surge against its demo service (GET of a folder page at 150/s for
 // 15 s, with stalls and failures; new.json with slower responses, longer
 // stalls and more failures).
-func readFixture(t testing.TB, name string) *metrics.Result {
+func readFixture(t testing.TB, name string) *result.Result {
 	t.Helper()
-	r, err := metrics.ReadFile("testdata/" + name)
+	r, err := result.ReadFile("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,14 +69,14 @@ func newHist() *hdr.Histogram { return hdr.New(1, int64(time.Hour/time.Microseco
 
 // synthCache holds the results of synths already run: tests ask for the
 // same ones many times, and building one is slow under the race detector.
-var synthCache sync.Map // fmt.Sprint(synth) → *metrics.Result
+var synthCache sync.Map // fmt.Sprint(synth) → *result.Result
 
 // result runs the synth, or returns a copy of its earlier result. The copy
 // is shallow: callers may replace fields, not change what they hold.
-func (s synth) result() *metrics.Result {
+func (s synth) result() *result.Result {
 	key := fmt.Sprintf("%+v", s)
 	if r, ok := synthCache.Load(key); ok {
-		c := *r.(*metrics.Result)
+		c := *r.(*result.Result)
 		return &c
 	}
 	r := s.build()
@@ -86,7 +86,7 @@ func (s synth) result() *metrics.Result {
 }
 
 // build runs the synth.
-func (s synth) build() *metrics.Result {
+func (s synth) build() *result.Result {
 	rng := rand.New(rand.NewPCG(s.seed, 0x5eed))
 	type acc struct {
 		h                    *hdr.Histogram
@@ -103,25 +103,25 @@ func (s synth) build() *metrics.Result {
 	for i := range eps {
 		eps[i] = newAcc()
 	}
-	res := &metrics.Result{
-		SchemaVersion: metrics.SchemaVersion,
-		Tool:          metrics.Tool{Name: "surge", Version: "0.1.0-test"},
-		Run: metrics.Run{
+	res := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          result.Tool{Name: "surge", Version: "0.1.0-test"},
+		Run: result.Run{
 			ID: fmt.Sprintf("20260314T092653Z-%08x", s.seed), Host: "loadgen-1", Target: "http://127.0.0.1:8080",
 			Load:  fmt.Sprintf("closed model: %d users for %ds", 40, s.seconds),
 			Start: fixtureStart, End: fixtureStart.Add(time.Duration(s.seconds)*time.Second + 40*time.Millisecond),
-			DurationS: float64(s.seconds), Segment: metrics.Segment{Index: 0, Count: 1},
+			DurationS: float64(s.seconds), Segment: result.Segment{Index: 0, Count: 1},
 		},
 		Plan: []byte(`{"scenarios":[{"name":"browse folders"},{"name":"upload logs"}]}`),
 	}
 	if s.warmupS > 0 {
-		res.Warmup = &metrics.Warmup{DurationS: float64(s.warmupS)}
+		res.Warmup = &result.Warmup{DurationS: float64(s.warmupS)}
 	}
 	ph := newHist()
 	samples := map[string]map[string]int64{}
 	errEndpoints := map[string]map[string]int64{}
 	for sec := 0; sec < s.seconds; sec++ {
-		p := metrics.Point{T: float64(sec), DurationS: 1, Users: 40, Busy: 12 + int64(rng.IntN(8)), Errors: map[string]int64{}}
+		p := result.Point{T: float64(sec), DurationS: 1, Users: 40, Busy: 12 + int64(rng.IntN(8)), Errors: map[string]int64{}}
 		ph.Reset()
 		pmin, pmax := int64(math.MaxInt64), int64(0)
 		for i, e := range s.endpoints {
@@ -198,7 +198,7 @@ func (s synth) build() *metrics.Result {
 		p.RPS = float64(p.Requests)
 		p.Latency = percentilesOf(ph, pmin, pmax)
 		p.LatencyHistogram = encode(ph)
-		p.Generator = metrics.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
+		p.Generator = result.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
 		if s.saturateFrom > 0 && sec >= s.saturateFrom {
 			p.Generator.CPUPercent, p.Generator.LagP99Ms, p.Generator.LagMaxMs = 96, 80+10*rng.Float64(), 120
 		}
@@ -207,8 +207,8 @@ func (s synth) build() *metrics.Result {
 		}
 		res.Series = append(res.Series, p)
 	}
-	stats := func(a *acc) metrics.Stats {
-		st := metrics.Stats{
+	stats := func(a *acc) result.Stats {
+		st := result.Stats{
 			Requests: a.reqs, Failures: a.fails, RPS: float64(a.reqs) / float64(s.seconds-s.warmupS),
 			BytesIn: a.reqs * 1843, BytesOut: a.reqs * 212,
 			Statuses: a.statuses, Errors: a.errs, LatencyHistogram: encode(a.h),
@@ -218,26 +218,26 @@ func (s synth) build() *metrics.Result {
 			st.Latency = percentilesOf(a.h, a.minUs, a.maxUs)
 			st.ServiceTime = st.Latency
 			n := float64(a.reqs)
-			st.Timing = metrics.TimingStats{
-				Blocked: metrics.PhaseStats{Mean: 0.012, Max: 1.5},
-				Connect: metrics.PhaseStats{Mean: 0.031, Max: 2.1},
-				Send:    metrics.PhaseStats{Mean: 0.02, Max: 0.4},
-				Wait:    metrics.PhaseStats{Mean: math.Round(float64(a.sumWaitUs)/n) / 1000, Max: st.Latency.Max, SumUs: a.sumWaitUs},
-				Receive: metrics.PhaseStats{Mean: math.Round(float64(a.sumRecvUs)/n) / 1000, Max: st.Latency.Max / 10, SumUs: a.sumRecvUs},
+			st.Timing = result.TimingStats{
+				Blocked: result.PhaseStats{Mean: 0.012, Max: 1.5},
+				Connect: result.PhaseStats{Mean: 0.031, Max: 2.1},
+				Send:    result.PhaseStats{Mean: 0.02, Max: 0.4},
+				Wait:    result.PhaseStats{Mean: math.Round(float64(a.sumWaitUs)/n) / 1000, Max: st.Latency.Max, SumUs: a.sumWaitUs},
+				Receive: result.PhaseStats{Mean: math.Round(float64(a.sumRecvUs)/n) / 1000, Max: st.Latency.Max / 10, SumUs: a.sumRecvUs},
 			}
 		}
 		return st
 	}
 	res.Totals = stats(total)
 	for i, e := range s.endpoints {
-		res.Endpoints = append(res.Endpoints, metrics.EndpointStats{Name: e.name, Stats: stats(eps[i])})
+		res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: e.name, Stats: stats(eps[i])})
 	}
 	for _, class := range []string{"http_5xx", "timeout", "connect_refused"} {
 		n := total.errs[class]
 		if n == 0 {
 			continue
 		}
-		es := metrics.ErrorStats{Class: class, Count: n, Endpoints: errEndpoints[class]}
+		es := result.ErrorStats{Class: class, Count: n, Endpoints: errEndpoints[class]}
 		switch class {
 		case "http_5xx":
 			es.Hint = "the server failed to handle the request (5xx): look at its logs"
@@ -248,17 +248,17 @@ func (s synth) build() *metrics.Result {
 			es.Hint = errclass.ConnectRefused.Hint()
 		}
 		for msg, c := range samples[class] {
-			es.Samples = append(es.Samples, metrics.Message{Message: msg, Count: c})
+			es.Samples = append(es.Samples, result.Message{Message: msg, Count: c})
 		}
 		sort.Slice(es.Samples, func(i, j int) bool { return es.Samples[i].Message < es.Samples[j].Message })
 		res.Errors = append(res.Errors, es)
 	}
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Count > res.Errors[j].Count })
-	res.Thresholds = []metrics.ThresholdResult{
+	res.Thresholds = []result.ThresholdResult{
 		{Expr: "p95<250ms", Metric: "p95", Actual: res.Totals.Latency.P95, Limit: 250, Unit: "ms", OK: res.Totals.Latency.P95 < 250},
 		{Expr: "errors<1%", Metric: "errors", Actual: 100 * res.Totals.ErrorRate, Limit: 1, Unit: "%", OK: res.Totals.ErrorRate < 0.01},
 	}
-	res.Generator = metrics.Generator{Cores: 2, CPUPercentMean: 25, CPUPercentMax: 31, Lag: metrics.Percentiles{P50: 0.4, P99: 1.4, Max: 2}, GoroutinesMax: 95, HeapBytesMax: 9 << 20, FDsMax: 61, Warnings: []string{}}
+	res.Generator = result.Generator{Cores: 2, CPUPercentMean: 25, CPUPercentMax: 31, Lag: result.Percentiles{P50: 0.4, P99: 1.4, Max: 2}, GoroutinesMax: 95, HeapBytesMax: 9 << 20, FDsMax: 61, Warnings: []string{}}
 	// The findings, as a run makes them from its series.
 	analysis.JudgeGenerator(res)
 	res.Collapse = analysis.DetectCollapse(res)
@@ -267,13 +267,13 @@ func (s synth) build() *metrics.Result {
 
 // percentilesOf summarises h as the recorder does: percentiles clamped to
 // the exact extremes, in milliseconds.
-func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) metrics.Percentiles {
+func percentilesOf(h *hdr.Histogram, minUs, maxUs int64) result.Percentiles {
 	if h.TotalCount() == 0 {
-		return metrics.Percentiles{}
+		return result.Percentiles{}
 	}
 	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
 	ms := func(us int64) float64 { return float64(min(max(us, minUs), maxUs)) / 1000 }
-	return metrics.Percentiles{Min: ms(minUs), Mean: math.Round(h.Mean()) / 1000,
+	return result.Percentiles{Min: ms(minUs), Mean: math.Round(h.Mean()) / 1000,
 		P50: ms(q[0]), P90: ms(q[1]), P95: ms(q[2]), P99: ms(q[3]), P999: ms(q[4]), Max: ms(maxUs)}
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -78,7 +78,7 @@ func TestReportDataGolden(t *testing.T) {
 }
 
 func TestMarkdownGolden(t *testing.T) {
-	for name, r := range map[string]*metrics.Result{"shop": shop.result(), "outage": outage.result(),
+	for name, r := range map[string]*result.Result{"shop": shop.result(), "outage": outage.result(),
 		"new": readFixture(t, "new.json"), "findmax": readFixture(t, "findmax.json"), "streams": readFixture(t, "streams.json")} {
 		var b bytes.Buffer
 		Markdown(&b, r)

@@ -9,7 +9,7 @@ import (
 	"io"
 
 	"github.com/surge-load/surge/atomicfile"
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // The page's assets. uPlot draws the charts; docs/reports.md says which
@@ -29,14 +29,14 @@ var (
 // verdict and findings, a capacity search's curve and table, charts over
 // time, the endpoint, stream, timing and error tables. The page loads
 // nothing from the network and opens from a file.
-func HTML(w io.Writer, r *metrics.Result) error {
+func HTML(w io.Writer, r *result.Result) error {
 	d := NewReportData(r)
 	return writePage(w, "surge report · "+d.Run.Title, d)
 }
 
 // WriteHTML writes the report of r to the file path, atomically: a failed
 // write leaves the previous file as it was.
-func WriteHTML(path string, r *metrics.Result) error {
+func WriteHTML(path string, r *result.Result) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return HTML(w, r) })
 }
 

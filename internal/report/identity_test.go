@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // TestPercentilesAgreeAcrossViews renders one result as the terminal
@@ -17,7 +17,7 @@ import (
 // every endpoint and the total: each view reads the result's fields, none
 // recomputes them.
 func TestPercentilesAgreeAcrossViews(t *testing.T) {
-	for name, r := range map[string]*metrics.Result{"shop": shop.result(), "new.json": readFixture(t, "new.json")} {
+	for name, r := range map[string]*result.Result{"shop": shop.result(), "new.json": readFixture(t, "new.json")} {
 		t.Run(name, func(t *testing.T) {
 			var summary, md, endpointsCSV bytes.Buffer
 			Summary(&summary, r)
@@ -47,7 +47,7 @@ func TestPercentilesAgreeAcrossViews(t *testing.T) {
 
 			type row struct {
 				name string
-				s    *metrics.Stats
+				s    *result.Stats
 			}
 			rows := []row{{"Total", &r.Totals}}
 			for i := range r.Endpoints {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Markdown writes a summary of r that pastes into a pull request or a blog
@@ -13,7 +13,7 @@ import (
 // the error rate, the streams, the thresholds, the errors, a collapse, the
 // generator's saturation and warnings, and a capacity search's table and
 // verdict.
-func Markdown(w io.Writer, r *metrics.Result) {
+func Markdown(w io.Writer, r *result.Result) {
 	fmt.Fprintf(w, "**%s %s** · `%s` · %s · started %s · %.1fs",
 		r.Tool.Name, r.Tool.Version, r.Run.Target, r.Run.Load, r.Run.Start.Format(startLayout), r.Run.DurationS)
 	if r.Run.Incomplete {
@@ -23,7 +23,7 @@ func Markdown(w io.Writer, r *metrics.Result) {
 	}
 	fmt.Fprint(w, "\n\n")
 	rows := [][]string{{"Endpoint", "Requests", "Failures", "RPS", "p50", "p90", "p95", "p99", "max"}}
-	add := func(name string, s *metrics.Stats) {
+	add := func(name string, s *result.Stats) {
 		c := cellsOf(s)
 		rows = append(rows, []string{name, c.Requests, c.Failures, c.RPS, c.P50, c.P90, c.P95, c.P99, c.Max})
 	}

@@ -5,8 +5,7 @@ import (
 	"sort"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // MinNoiseIntervals is the fewest steady intervals from which a run's noise
@@ -61,7 +60,7 @@ type Noise struct {
 func (n *Noise) Known() bool { return n.Intervals >= MinNoiseIntervals }
 
 // NoiseOf estimates the noise of r from its series.
-func NoiseOf(r *metrics.Result) Noise {
+func NoiseOf(r *result.Result) Noise {
 	pts := steadyPoints(r)
 	n := Noise{Intervals: len(pts), Rel: map[string]Number{}}
 	if !n.Known() {
@@ -103,12 +102,12 @@ func NoiseOf(r *metrics.Result) Noise {
 var rankedPercentiles = []struct {
 	key  string
 	rank float64 // 0 to 1
-	pick func(*metrics.Percentiles) float64
+	pick func(*result.Percentiles) float64
 }{
-	{"p50", 0.50, func(l *metrics.Percentiles) float64 { return l.P50 }},
-	{"p90", 0.90, func(l *metrics.Percentiles) float64 { return l.P90 }},
-	{"p95", 0.95, func(l *metrics.Percentiles) float64 { return l.P95 }},
-	{"p99", 0.99, func(l *metrics.Percentiles) float64 { return l.P99 }},
+	{"p50", 0.50, func(l *result.Percentiles) float64 { return l.P50 }},
+	{"p90", 0.90, func(l *result.Percentiles) float64 { return l.P90 }},
+	{"p95", 0.95, func(l *result.Percentiles) float64 { return l.P95 }},
+	{"p99", 0.99, func(l *result.Percentiles) float64 { return l.P99 }},
 }
 
 // bucketIndex returns the index, in the counts of histograms shaped like h,
@@ -132,7 +131,7 @@ const maxRankIntervals = 600
 // rankNoise estimates the relative standard errors of the run's percentiles
 // from the fraction of each steady second's requests at or below them. It
 // returns nothing if a histogram is missing or unreadable.
-func rankNoise(r *metrics.Result, pts []*metrics.Point) map[string]float64 {
+func rankNoise(r *result.Result, pts []*result.Point) map[string]float64 {
 	total, err := hdr.Decode([]byte(r.Totals.LatencyHistogram))
 	if r.Totals.LatencyHistogram == "" || err != nil || total.TotalCount() == 0 {
 		return nil
@@ -199,7 +198,7 @@ func rankNoise(r *metrics.Result, pts []*metrics.Point) map[string]float64 {
 
 // StdErr is the standard error of metric m's value for s, a run's totals
 // or one of its endpoints, whose totals are total.
-func (n *Noise) StdErr(m Metric, s, total *metrics.Stats) float64 {
+func (n *Noise) StdErr(m Metric, s, total *result.Stats) float64 {
 	r, ok := n.Rel[m.Key]
 	if !ok || s.Requests == 0 {
 		return 0
@@ -223,7 +222,7 @@ func (n *Noise) StdErr(m Metric, s, total *metrics.Stats) float64 {
 
 // binomialPP is the standard error of s's error rate, in percentage points,
 // if every attempt failed independently: √(p(1−p)/n).
-func binomialPP(s *metrics.Stats) float64 {
+func binomialPP(s *result.Stats) float64 {
 	n := float64(s.Requests + s.Dropped)
 	if n == 0 {
 		return 0
@@ -235,7 +234,7 @@ func binomialPP(s *metrics.Stats) float64 {
 // least 90% as long as the typical interval, lying mostly inside the active
 // load period and mostly after the warm-up, if the run had one (the totals
 // compared leave the warm-up out too).
-func steadyPoints(r *metrics.Result) []*metrics.Point {
+func steadyPoints(r *result.Result) []*result.Point {
 	if len(r.Series) == 0 {
 		return nil
 	}
@@ -249,7 +248,7 @@ func steadyPoints(r *metrics.Result) []*metrics.Point {
 	if r.Warmup != nil {
 		warmupS = r.Warmup.DurationS
 	}
-	var out []*metrics.Point
+	var out []*result.Point
 	for i := range r.Series {
 		p := &r.Series[i]
 		mid := p.T + p.DurationS/2

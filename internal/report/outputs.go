@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // outputLines says, one line per output, what it sent and what it dropped.
-func outputLines(r *metrics.Result) []string {
+func outputLines(r *result.Result) []string {
 	var out []string
 	for _, o := range r.Outputs {
 		s := fmt.Sprintf("%s %s: %d of %d points sent", o.Kind, o.Target, o.Sent, o.Points)
@@ -27,7 +27,7 @@ func outputLines(r *metrics.Result) []string {
 }
 
 // outputs writes the outputs' lines of the terminal summary.
-func outputs(w io.Writer, r *metrics.Result) {
+func outputs(w io.Writer, r *result.Result) {
 	lines := outputLines(r)
 	if len(lines) == 0 {
 		return

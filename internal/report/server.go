@@ -7,12 +7,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // serverSummary writes one line per monitored source: its main series over
 // the measured period, and its gaps.
-func serverSummary(w io.Writer, r *metrics.Result) {
+func serverSummary(w io.Writer, r *result.Result) {
 	if r.Monitor == nil || len(r.Monitor.Sources) == 0 {
 		return
 	}
@@ -33,7 +33,7 @@ var summaryRows = map[string][]struct{ series, label, agg string }{
 // ServerLine describes one monitored source in a line, as in "api
 // (process:nginx): cpu mean 34%, max 80% of one core · memory max 120 MiB
 // (0.5% of the limit) · fds max 230 · no gaps".
-func ServerLine(r *metrics.Result, s *metrics.MonitorSource) string {
+func ServerLine(r *result.Result, s *result.MonitorSource) string {
 	parts := []string{}
 	for _, row := range summaryRows[s.Kind] {
 		ser := s.Find(row.series)
@@ -72,7 +72,7 @@ func ServerLine(r *metrics.Result, s *metrics.MonitorSource) string {
 }
 
 // gapsText says how much of the run a source missed, and why.
-func gapsText(s *metrics.MonitorSource) string {
+func gapsText(s *result.MonitorSource) string {
 	if len(s.Gaps) == 0 {
 		return "no gaps"
 	}
@@ -133,7 +133,7 @@ func formatServer(v float64, unit string) string {
 
 // pickedSeries are the monitored series the report draws first: those
 // named by thresholds, as SOURCE.SERIES.
-func pickedSeries(r *metrics.Result) []string {
+func pickedSeries(r *result.Result) []string {
 	var out []string
 	for _, t := range r.Thresholds {
 		if t.Source != "" {

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // withMonitor adds a monitored process and a scraped endpoint to r, on its
 // timeline: cpu rising from 10% by 1% a second, memory at 100 MiB.
-func withMonitor(r *metrics.Result, cpuScale float64) *metrics.Result {
+func withMonitor(r *result.Result, cpuScale float64) *result.Result {
 	n := len(r.Series)
-	src := metrics.MonitorSource{Name: "api", Spec: "process:nginx", Kind: "process", IntervalS: 1,
+	src := result.MonitorSource{Name: "api", Spec: "process:nginx", Kind: "process", IntervalS: 1,
 		CPULimitCores: 2, MemoryLimitBytes: 1 << 30}
-	cpu, mem, fds, pend := make(metrics.MonitorValues, n), make(metrics.MonitorValues, n), make(metrics.MonitorValues, n), make(metrics.MonitorValues, n)
+	cpu, mem, fds, pend := make(result.MonitorValues, n), make(result.MonitorValues, n), make(result.MonitorValues, n), make(result.MonitorValues, n)
 	for i := range n {
 		src.T = append(src.T, float64(i))
 		cpu[i] = cpuScale * (10 + float64(i%7))
@@ -24,11 +24,11 @@ func withMonitor(r *metrics.Result, cpuScale float64) *metrics.Result {
 		pend[i] = float64(i % 3)
 	}
 	fds[1] = math.NaN()
-	src.Series = []metrics.MonitorSeries{{Name: "cpu", Unit: "%", Values: cpu}, {Name: "memory", Unit: "bytes", Values: mem}, {Name: "fds", Values: fds}}
-	src.Gaps = []metrics.MonitorGap{{T: float64(n), DurationS: 2, Reason: "process 7 is not running"}}
-	db := metrics.MonitorSource{Name: "db", Spec: "prometheus:http://db/metrics", Kind: "prometheus", IntervalS: 1, T: src.T,
-		Series: []metrics.MonitorSeries{{Name: "m:pool_pending", Values: pend}}}
-	r.Monitor = &metrics.Monitor{Sources: []metrics.MonitorSource{src, db}}
+	src.Series = []result.MonitorSeries{{Name: "cpu", Unit: "%", Values: cpu}, {Name: "memory", Unit: "bytes", Values: mem}, {Name: "fds", Values: fds}}
+	src.Gaps = []result.MonitorGap{{T: float64(n), DurationS: 2, Reason: "process 7 is not running"}}
+	db := result.MonitorSource{Name: "db", Spec: "prometheus:http://db/metrics", Kind: "prometheus", IntervalS: 1, T: src.T,
+		Series: []result.MonitorSeries{{Name: "m:pool_pending", Values: pend}}}
+	r.Monitor = &result.Monitor{Sources: []result.MonitorSource{src, db}}
 	return r
 }
 

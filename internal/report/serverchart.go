@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // maxPickable bounds the scraped series of one source the report's picker
@@ -36,7 +36,7 @@ type NamedValue struct {
 // serverCharts builds the charts of r's monitored sources on the points of
 // tl; picked names scraped series to draw first (a threshold's, or those
 // that moved).
-func serverCharts(r *metrics.Result, tl *Timeline, picked []string) []ServerChart {
+func serverCharts(r *result.Result, tl *Timeline, picked []string) []ServerChart {
 	if r.Monitor == nil {
 		return nil
 	}
@@ -88,7 +88,7 @@ func serverCharts(r *metrics.Result, tl *Timeline, picked []string) []ServerChar
 
 // pickerChart offers the scraped series of s that varied most, drawing
 // those picked (or the three that varied most).
-func pickerChart(s *metrics.MonitorSource, tl *Timeline, picked []string) ServerChart {
+func pickerChart(s *result.MonitorSource, tl *Timeline, picked []string) ServerChart {
 	c := ServerChart{Key: s.Name + ".scraped", Title: s.Name + ": scraped series (" + s.Spec + ")", YLabel: "value", Unit: ""}
 	type scored struct {
 		nv    NamedValue
@@ -146,7 +146,7 @@ func variation(v Values) float64 {
 
 // resample puts the values of a series of s on the points of tl: each
 // point's value is the mean of the samples in it, NaN if none.
-func resample(s *metrics.MonitorSource, vals metrics.MonitorValues, tl *Timeline) Values {
+func resample(s *result.MonitorSource, vals result.MonitorValues, tl *Timeline) Values {
 	out := make(Values, len(tl.T))
 	step := tl.StepS
 	if step <= 0 {

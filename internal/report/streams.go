@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // streams writes the streams section of the summary: how many long-lived
 // connections (SSE subscriptions, WebSockets) opened and stayed open, their
 // connect time, time to first event, events per second, delivery delays,
 // and how they ended. It writes nothing for a run without streams.
-func streams(w io.Writer, r *metrics.Result) {
+func streams(w io.Writer, r *result.Result) {
 	st := r.Totals.Streams
 	if st == nil {
 		return
@@ -46,7 +47,7 @@ func streams(w io.Writer, r *metrics.Result) {
 }
 
 // streamTimes summarises the distributions of st that have values.
-func streamTimes(st *metrics.StreamStats) string {
+func streamTimes(st *result.StreamStats) string {
 	var parts []string
 	for _, m := range streamMeasures(st) {
 		parts = append(parts, fmt.Sprintf("%s p50 %s p99 %s", m.name, Ms(m.p.P50), Ms(m.p.P99)))
@@ -59,7 +60,7 @@ func streamTimes(st *metrics.StreamStats) string {
 
 // streamEnds lists how streams ended, in the order of metrics.StreamEnds,
 // with WebSocket close codes.
-func streamEnds(st *metrics.StreamStats) string {
+func streamEnds(st *result.StreamStats) string {
 	var parts []string
 	for _, e := range metrics.StreamEnds() {
 		if n := st.Ends[string(e)]; n > 0 {

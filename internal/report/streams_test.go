@@ -6,17 +6,18 @@ import (
 	"testing"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestSummaryStreams(t *testing.T) {
-	st := &metrics.StreamStats{
+	st := &result.StreamStats{
 		Opened: 50000, Reconnects: 12, OpenMax: 49990, Events: 1234567, EventsPerSec: 4115.2, BytesIn: 150 << 20,
-		Connect: metrics.Percentiles{P50: 0.2, P99: 3.1}, ConnectHistogram: "x",
-		FirstEvent: metrics.Percentiles{P50: 2500, P99: 4900}, FirstEventHistogram: "x",
+		Connect: result.Percentiles{P50: 0.2, P99: 3.1}, ConnectHistogram: "x",
+		FirstEvent: result.Percentiles{P50: 2500, P99: 4900}, FirstEventHistogram: "x",
 		Ends:       map[string]int64{"interrupted": 49990, "reset": 10, "held": 12},
 		CloseCodes: map[string]int64{"1000": 3},
 	}
-	r := &metrics.Result{Endpoints: []metrics.EndpointStats{{Name: "GET /events", Stats: metrics.Stats{Streams: st}}}}
+	r := &result.Result{Endpoints: []result.EndpointStats{{Name: "GET /events", Stats: result.Stats{Streams: st}}}}
 	r.Totals.Streams = st
 	var b bytes.Buffer
 	streams(&b, r)
@@ -31,7 +32,7 @@ func TestSummaryStreams(t *testing.T) {
 		}
 	}
 	b.Reset()
-	streams(&b, &metrics.Result{})
+	streams(&b, &result.Result{})
 	if b.Len() != 0 {
 		t.Errorf("a run without streams has a streams section: %q", b.String())
 	}

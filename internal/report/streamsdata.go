@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // StreamsData is the streams section of a report: the long-lived
@@ -46,24 +47,24 @@ type StreamRow struct {
 // A StreamTimingRow is one distribution of one row's streams, such as the
 // time to the first event.
 type StreamTimingRow struct {
-	Name    string              `json:"name"`
-	Measure string              `json:"measure"`
-	Ms      metrics.Percentiles `json:"ms"`
-	P50     string              `json:"p50"`
-	P90     string              `json:"p90"`
-	P95     string              `json:"p95"`
-	P99     string              `json:"p99"`
-	Max     string              `json:"max"`
+	Name    string             `json:"name"`
+	Measure string             `json:"measure"`
+	Ms      result.Percentiles `json:"ms"`
+	P50     string             `json:"p50"`
+	P90     string             `json:"p90"`
+	P95     string             `json:"p95"`
+	P99     string             `json:"p99"`
+	Max     string             `json:"max"`
 }
 
 // A streamMeasure is one distribution of a StreamStats.
 type streamMeasure struct {
 	name string
-	p    metrics.Percentiles
+	p    result.Percentiles
 }
 
 // streamMeasures are the distributions of st that were measured.
-func streamMeasures(st *metrics.StreamStats) []streamMeasure {
+func streamMeasures(st *result.StreamStats) []streamMeasure {
 	all := []struct {
 		streamMeasure
 		hist string
@@ -107,7 +108,7 @@ func endCauses(ends map[string]int64) []string {
 
 // newStreamsData builds the streams section of r's report, or returns nil
 // if r had no streams.
-func newStreamsData(r *metrics.Result) *StreamsData {
+func newStreamsData(r *result.Result) *StreamsData {
 	t := r.Totals.Streams
 	if t == nil {
 		return nil
@@ -123,7 +124,7 @@ func newStreamsData(r *metrics.Result) *StreamsData {
 		Rows:         []StreamRow{},
 		Timings:      []StreamTimingRow{},
 	}
-	timings := func(name string, st *metrics.StreamStats) {
+	timings := func(name string, st *result.StreamStats) {
 		for _, m := range streamMeasures(st) {
 			d.Timings = append(d.Timings, StreamTimingRow{Name: name, Measure: m.name, Ms: m.p,
 				P50: Ms(m.p.P50), P90: Ms(m.p.P90), P95: Ms(m.p.P95), P99: Ms(m.p.P99), Max: Ms(m.p.Max)})
@@ -145,7 +146,7 @@ func newStreamsData(r *metrics.Result) *StreamsData {
 
 // streamRow formats the streams st of the row name, with a count for each
 // of ends.
-func streamRow(name string, st *metrics.StreamStats, ends []string) StreamRow {
+func streamRow(name string, st *result.StreamStats, ends []string) StreamRow {
 	row := StreamRow{
 		Name:         name,
 		Opened:       thousands(st.Opened),

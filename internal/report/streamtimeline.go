@@ -1,8 +1,6 @@
 package report
 
-import (
-	"github.com/surge-load/surge/metrics"
-)
+import "github.com/surge-load/surge/result"
 
 // A StreamTimeline is the long-lived connections (SSE subscriptions,
 // WebSockets) of a run over time, one value per point of its Timeline.
@@ -17,7 +15,7 @@ type StreamTimeline struct {
 
 // newStreamTimeline returns an empty stream timeline for the intervals
 // pts, or nil if none of them had streams.
-func newStreamTimeline(pts []*metrics.Point) *StreamTimeline {
+func newStreamTimeline(pts []*result.Point) *StreamTimeline {
 	ends, streams := streamEndsIn(pts)
 	if !streams {
 		return nil
@@ -31,7 +29,7 @@ func newStreamTimeline(pts []*metrics.Point) *StreamTimeline {
 
 // streamEndsIn returns the causes that streams ended for in pts (see
 // endCauses), and whether any of pts had streams at all.
-func streamEndsIn(pts []*metrics.Point) (ends []string, streams bool) {
+func streamEndsIn(pts []*result.Point) (ends []string, streams bool) {
 	counts := map[string]int64{}
 	for _, p := range pts {
 		if p.Streams != nil {
@@ -45,7 +43,7 @@ func streamEndsIn(pts []*metrics.Point) (ends []string, streams bool) {
 }
 
 // add appends one point made of the intervals in b, durS seconds long.
-func (st *StreamTimeline) add(b []*metrics.Point, durS float64) {
+func (st *StreamTimeline) add(b []*result.Point, durS float64) {
 	var open, opened, events int64
 	ends := make([]int64, len(st.Ends))
 	for _, p := range b {

@@ -3,14 +3,14 @@ package report
 import (
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 func TestStreamTimelineDownsamples(t *testing.T) {
 	const n = 4 * 3600
 	r := longRun(n, 0)
 	for i := range n {
-		r.Series[i].Streams = &metrics.StreamPoint{Open: int64(1000 + i%7), Opened: 2, Events: 50}
+		r.Series[i].Streams = &result.StreamPoint{Open: int64(1000 + i%7), Opened: 2, Events: 50}
 		if i == 777 {
 			r.Series[i].Streams.Ends = map[string]int64{"reset": 30}
 		}

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Summary writes the end-of-test summary of r: the run, an endpoint table,
 // the timing breakdown, the errors with hints, the thresholds and the
 // generator's health. It reads nothing but r, so a result file reprints
 // the same summary.
-func Summary(w io.Writer, r *metrics.Result) {
+func Summary(w io.Writer, r *result.Result) {
 	fmt.Fprintf(w, "\n%s %s · %s\n", r.Tool.Name, r.Tool.Version, r.Run.Target)
 	fmt.Fprintf(w, "%s · started %s · %.1fs", r.Run.Load, r.Run.Start.Format("2006-01-02 15:04:05 MST"), r.Run.DurationS)
 	if r.Run.Incomplete {
@@ -45,10 +45,10 @@ func Summary(w io.Writer, r *metrics.Result) {
 	outputs(w, r)
 }
 
-func endpoints(w io.Writer, r *metrics.Result) {
+func endpoints(w io.Writer, r *result.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Endpoint\tRequests\tFailures\tRPS\tp50\tp90\tp95\tp99\tmax\t")
-	row := func(name string, s *metrics.Stats) {
+	row := func(name string, s *result.Stats) {
 		c := cellsOf(s)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, c.Requests,
 			c.Failures, c.RPS, c.P50, c.P90, c.P95, c.P99, c.Max)
@@ -74,13 +74,13 @@ func failures(f, n int64) string {
 	return fmt.Sprintf("%d (%.1f%%)", f, 100*float64(f)/float64(n))
 }
 
-func timing(w io.Writer, r *metrics.Result) {
+func timing(w io.Writer, r *result.Result) {
 	t := r.Totals.Timing
 	fmt.Fprintf(w, "Timing, mean: blocked %s · dns %s · connect %s · tls %s · send %s · wait %s · receive %s\n",
 		Ms(t.Blocked.Mean), Ms(t.DNS.Mean), Ms(t.Connect.Mean), Ms(t.TLS.Mean), Ms(t.Send.Mean), Ms(t.Wait.Mean), Ms(t.Receive.Mean))
 }
 
-func errorsTable(w io.Writer, r *metrics.Result) {
+func errorsTable(w io.Writer, r *result.Result) {
 	if len(r.Errors) == 0 {
 		return
 	}
@@ -105,7 +105,7 @@ func errorsTable(w io.Writer, r *metrics.Result) {
 	}
 }
 
-func thresholds(w io.Writer, r *metrics.Result) {
+func thresholds(w io.Writer, r *result.Result) {
 	if len(r.Thresholds) == 0 {
 		return
 	}
@@ -124,7 +124,7 @@ func thresholds(w io.Writer, r *metrics.Result) {
 }
 
 // thresholdActual formats the measured value of a threshold in its unit.
-func thresholdActual(t *metrics.ThresholdResult) string {
+func thresholdActual(t *result.ThresholdResult) string {
 	switch t.Unit {
 	case "ms":
 		return Ms(t.Actual)
@@ -139,7 +139,7 @@ func thresholdActual(t *metrics.ThresholdResult) string {
 	return fmt.Sprintf("%g", t.Actual)
 }
 
-func generator(w io.Writer, r *metrics.Result) {
+func generator(w io.Writer, r *result.Result) {
 	fmt.Fprintf(w, "\nGenerator: %s\n", generatorLine(r))
 	for _, warn := range r.Generator.Warnings {
 		fmt.Fprintf(w, "  WARNING: %s\n", warn)
@@ -147,7 +147,7 @@ func generator(w io.Writer, r *metrics.Result) {
 }
 
 // generatorLine describes the generator's health in one line.
-func generatorLine(r *metrics.Result) string {
+func generatorLine(r *result.Result) string {
 	g := r.Generator
 	return fmt.Sprintf("CPU %.0f%% mean, %.0f%% max of %d cores · scheduling lag p99 %s, max %s · GC pauses %s · dropped %d",
 		g.CPUPercentMean, g.CPUPercentMax, g.Cores, Ms(g.Lag.P99), Ms(g.Lag.Max), Ms(g.GCPauseTotalMs), r.Totals.Dropped)
@@ -197,7 +197,7 @@ func truncate(s string, n int) string {
 // "segment 1 of 4" for one segment's own part, "merged from 4 segments"
 // (or "4 of 5 segments") for a merge, "merged from 3 parts" for a merge of
 // unsplit runs; nothing for a plain run.
-func SegmentLabel(run *metrics.Run) string {
+func SegmentLabel(run *result.Run) string {
 	seg := run.Segment
 	switch m := run.Merged; {
 	case m != nil && len(m.Segments) == seg.Count && seg.Count > 1:

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // MaxChartPoints is the most points a chart series holds. Longer runs are
@@ -87,7 +87,7 @@ type ClassValues struct {
 // busy users are the most seen; CPU is the time-weighted mean and lag the
 // largest. Open streams are the most seen, and events and streams opened
 // or ended are rates.
-func NewTimeline(r *metrics.Result, limit int) *Timeline {
+func NewTimeline(r *result.Result, limit int) *Timeline {
 	tl := newTimeline(r, bucketSize(len(chartPoints(r)), limit))
 	annotate(tl, r)
 	tl.Server = serverCharts(r, tl, pickedSeries(r))
@@ -95,8 +95,8 @@ func NewTimeline(r *metrics.Result, limit int) *Timeline {
 }
 
 // chartPoints are the intervals of r that charts draw.
-func chartPoints(r *metrics.Result) []*metrics.Point {
-	var pts []*metrics.Point
+func chartPoints(r *result.Result) []*result.Point {
+	var pts []*result.Point
 	for i := range r.Series {
 		if r.Series[i].DurationS >= minChartIntervalS {
 			pts = append(pts, &r.Series[i])
@@ -113,7 +113,7 @@ func bucketSize(n, limit int) int {
 }
 
 // newTimeline builds the timeline of r with size intervals in each point.
-func newTimeline(r *metrics.Result, size int) *Timeline {
+func newTimeline(r *result.Result, size int) *Timeline {
 	pts := chartPoints(r)
 	tl := &Timeline{StepS: float64(size), Intervals: len(pts), OpenModel: openModel(r)}
 	classes := errorClasses(r)
@@ -133,7 +133,7 @@ func newTimeline(r *metrics.Result, size int) *Timeline {
 }
 
 // add appends one point made of the intervals in b.
-func (tl *Timeline) add(b []*metrics.Point, classes []string) {
+func (tl *Timeline) add(b []*result.Point, classes []string) {
 	var durS, cpu, latW, p50, p95, p99 float64
 	var users, busy, reqs, fails, drops int64
 	maxMs, lag := math.NaN(), 0.0
@@ -197,13 +197,13 @@ func (tl *Timeline) add(b []*metrics.Point, classes []string) {
 }
 
 // openModel reports whether r's load follows an arrival schedule.
-func openModel(r *metrics.Result) bool {
+func openModel(r *result.Result) bool {
 	return r.Totals.Dropped > 0 || len(r.Run.Load) >= 10 && r.Run.Load[:10] == "open model"
 }
 
 // errorClasses lists the error classes of r, most frequent first: those of
 // the error table, then any only the series know.
-func errorClasses(r *metrics.Result) []string {
+func errorClasses(r *result.Result) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, e := range r.Errors {
@@ -230,7 +230,7 @@ func errorClasses(r *metrics.Result) []string {
 }
 
 // medianDuration is the typical length of an interval in seconds.
-func medianDuration(pts []*metrics.Point) float64 {
+func medianDuration(pts []*result.Point) float64 {
 	d := make([]float64, len(pts))
 	for i, p := range pts {
 		d[i] = p.DurationS

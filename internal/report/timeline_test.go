@@ -4,23 +4,23 @@ import (
 	"math"
 	"testing"
 
-	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // longRun is a result with n one-second intervals of 100 requests each, one
 // second of which (spikeAt) has a 5 s maximum, followed by the drain's
 // sliver.
-func longRun(n, spikeAt int) *metrics.Result {
-	r := &metrics.Result{Run: metrics.Run{DurationS: float64(n), Load: "closed model: 10 users"}}
+func longRun(n, spikeAt int) *result.Result {
+	r := &result.Result{Run: result.Run{DurationS: float64(n), Load: "closed model: 10 users"}}
 	for i := 0; i < n; i++ {
-		p := metrics.Point{T: float64(i), DurationS: 1, Users: 10, Requests: 100, Failures: int64(i % 2), RPS: 100,
-			Latency: metrics.Percentiles{P50: 10, P95: 20, P99: 30, Max: 40}, Errors: map[string]int64{"http_5xx": int64(i % 2)}}
+		p := result.Point{T: float64(i), DurationS: 1, Users: 10, Requests: 100, Failures: int64(i % 2), RPS: 100,
+			Latency: result.Percentiles{P50: 10, P95: 20, P99: 30, Max: 40}, Errors: map[string]int64{"http_5xx": int64(i % 2)}}
 		if i == spikeAt {
 			p.Latency.Max = 5000
 		}
 		r.Series = append(r.Series, p)
 	}
-	r.Series = append(r.Series, metrics.Point{T: float64(n), DurationS: 0.02, Requests: 7, RPS: 350})
+	r.Series = append(r.Series, result.Point{T: float64(n), DurationS: 0.02, Requests: 7, RPS: 350})
 	return r
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // subscribeAsync runs Subscribe on a goroutine and returns a function that
@@ -46,7 +47,7 @@ func wantIDs(t *testing.T, got []refEvent, from, to int) {
 	}
 }
 
-func wantEnds(t *testing.T, res *metrics.Result, want map[string]int64) {
+func wantEnds(t *testing.T, res *result.Result, want map[string]int64) {
 	t.Helper()
 	st := res.Totals.Streams
 	if st == nil {

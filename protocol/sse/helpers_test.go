@@ -16,6 +16,7 @@ import (
 
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // startDemo starts the demo service on loopback, closed at the end of the
@@ -100,7 +101,7 @@ func newRecording() *recording {
 func (r *recording) to() Recording { return Recording{Shard: r.rec.Shard(0), Endpoint: r.ep} }
 
 // result finishes the recording and returns the result document.
-func (r *recording) result() *metrics.Result {
+func (r *recording) result() *result.Result {
 	end := time.Now()
 	r.rec.Finish(end)
 	return r.rec.Result(end.Sub(r.start))

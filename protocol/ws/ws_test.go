@@ -14,6 +14,7 @@ import (
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 type recording struct {
@@ -32,7 +33,7 @@ func newRecording() *recording {
 
 func (r *recording) to() Recording { return Recording{Shard: r.rec.Shard(0), Endpoint: r.conn} }
 
-func (r *recording) result() *metrics.Result {
+func (r *recording) result() *result.Result {
 	end := time.Now()
 	r.rec.Finish(end)
 	return r.rec.Result(end.Sub(r.start))
@@ -77,7 +78,7 @@ func TestEchoRoundTrips(t *testing.T) {
 	if st.Connect.Max <= 0 || st.Headers.Max < st.Connect.Max || st.BytesIn <= 0 || st.BytesOut <= 0 {
 		t.Fatalf("stream not measured: %+v", st)
 	}
-	byName := map[string]metrics.Stats{}
+	byName := map[string]result.Stats{}
 	for _, e := range res.Endpoints {
 		byName[e.Name] = e.Stats
 	}

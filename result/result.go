@@ -1,4 +1,4 @@
-package metrics
+package result
 
 import (
 	"encoding/json"
@@ -167,10 +167,6 @@ type TimingStats struct {
 	// 3, 7, 15 or 31 s: the client's SYN was dropped and sent again, which
 	// a server's full listen backlog causes (SYNRetransmitted).
 	ConnectSYNRetransmits int64 `json:"connect_syn_retransmits,omitempty"`
-}
-
-func (t *TimingStats) phases() [numPhases]*PhaseStats {
-	return [numPhases]*PhaseStats{&t.Blocked, &t.DNS, &t.Connect, &t.TLS, &t.Send, &t.Wait, &t.Receive}
 }
 
 // PhaseStats summarise one phase over all operations; a phase that did not

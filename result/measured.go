@@ -1,4 +1,4 @@
-package metrics
+package result
 
 // MeasuredS is the part of the active load period that the totals describe,
 // in seconds: Run.DurationS without the warm-up, whose operations are kept

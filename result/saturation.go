@@ -1,4 +1,4 @@
-package metrics
+package result
 
 // Saturation says when the load generator itself was the bottleneck: its
 // CPU was busy, or it started scheduled work late. Results up to

@@ -1,4 +1,4 @@
-package metrics
+package result
 
 import (
 	"encoding/json"
@@ -124,45 +124,6 @@ func (s *MonitorSource) Find(name string) *MonitorSeries {
 		}
 	}
 	return nil
-}
-
-// mergeMonitor keeps one copy of each source: the one of the part with
-// the lowest segment index that has it.
-func mergeMonitor(parts []*Result) *Monitor {
-	var out *Monitor
-	seen := map[string]bool{}
-	best := -1
-	for _, p := range parts {
-		if p.Monitor == nil {
-			continue
-		}
-		if best < 0 || p.Run.Segment.Index < best {
-			best = p.Run.Segment.Index
-		}
-	}
-	if best < 0 {
-		return nil
-	}
-	out = &Monitor{Segment: best}
-	add := func(p *Result) {
-		for _, s := range p.Monitor.Sources {
-			if !seen[s.Name] {
-				seen[s.Name] = true
-				out.Sources = append(out.Sources, s)
-			}
-		}
-	}
-	for _, p := range parts {
-		if p.Monitor != nil && p.Run.Segment.Index == best {
-			add(p)
-		}
-	}
-	for _, p := range parts {
-		if p.Monitor != nil && p.Run.Segment.Index != best {
-			add(p)
-		}
-	}
-	return out
 }
 
 // Within returns the values of vals (a series of s) sampled in the

@@ -1,4 +1,4 @@
-package metrics
+package result
 
 // The reasons of a CapacityVerdict and a failed CapacityStep.
 const (

@@ -11,8 +11,8 @@ import (
 
 // Result fixtures of the report package: real runs against the demo service.
 var (
-	baseResult = filepath.Join("..", "..", "report", "testdata", "base.json")
-	newResult  = filepath.Join("..", "..", "report", "testdata", "new.json")
+	baseResult = filepath.Join("..", "..", "internal", "report", "testdata", "base.json")
+	newResult  = filepath.Join("..", "..", "internal", "report", "testdata", "new.json")
 )
 
 func TestReportWritesHTMLCSVAndMarkdown(t *testing.T) {
@@ -46,7 +46,7 @@ func TestReportWritesHTMLCSVAndMarkdown(t *testing.T) {
 // TestReportOfFindMax writes the exports of a find-max result: the capacity
 // table in capacity.csv and in the Markdown summary.
 func TestReportOfFindMax(t *testing.T) {
-	findMax := filepath.Join("..", "..", "report", "testdata", "findmax.json")
+	findMax := filepath.Join("..", "..", "internal", "report", "testdata", "findmax.json")
 	dir := t.TempDir()
 	stdout, stderr, code := runSurge(t, "report", findMax, "--csv", dir)
 	if code != exitOK || !strings.Contains(stdout, "CSV written to "+filepath.Join(dir, "capacity.csv")) {

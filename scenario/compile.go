@@ -17,6 +17,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/output"
+	"github.com/surge-load/surge/protocol/httpc"
 )
 
 // Compile checks spec as a whole and compiles it into a plan: every
@@ -203,6 +204,10 @@ func (c *compiler) checkTarget(spec *Spec) {
 	u, err := url.Parse(c.target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		c.fail("target", "target %q is not an absolute http:// or https:// URL", "write it as http://host:port", c.target)
+		return
+	}
+	if err := httpc.CheckURL(c.target); err != nil {
+		c.fail("target", "target %s", "write it as http://host:port", strings.TrimPrefix(err.Error(), "request URL "))
 		return
 	}
 	c.target = strings.TrimSuffix(c.target, "/")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,10 +109,12 @@ func (s *source) setRange(r Range) error {
 	if r.To < r.From {
 		return fmt.Errorf("range from %d to %d is empty: to must be at least from", r.From, r.To)
 	}
-	n := (uint64(r.To-r.From))/uint64(step) + 1
-	if n > maxRangeItems {
-		return fmt.Errorf("range has %d items, more than %d", n, int64(maxRangeItems))
+	// In uint64, To-From cannot overflow (it is at most 2^64-1).
+	span := uint64(r.To) - uint64(r.From)
+	if span/uint64(step) >= maxRangeItems {
+		return fmt.Errorf("range from %d to %d has more than %d items", r.From, r.To, int64(maxRangeItems))
 	}
+	n := span/uint64(step) + 1
 	if r.Format != "" {
 		if out := fmt.Sprintf(r.Format, 1); strings.Contains(out, "%!") || out == r.Format {
 			return fmt.Errorf("format %q does not format one integer, as in \"folder_%%d\"", r.Format)
@@ -157,6 +160,16 @@ func parseCSV(b []byte) ([]any, error) {
 	}
 }
 
+// jsonOffset says where in its line a JSON syntax error is, if the error
+// knows.
+func jsonOffset(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf(" (syntax error at byte %d)", se.Offset)
+	}
+	return ""
+}
+
 // parseJSONL reads one JSON value per non-empty line.
 func parseJSONL(b []byte) ([]any, error) {
 	var items []any
@@ -169,7 +182,9 @@ func parseJSONL(b []byte) ([]any, error) {
 		}
 		v, err := decodeJSON(text)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			// The decoder's message quotes the file's content; a data file
+			// may be a secret, so say only where.
+			return nil, fmt.Errorf("line %d is not one JSON value%s", line, jsonOffset(err))
 		}
 		items = append(items, v)
 	}

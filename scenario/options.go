@@ -3,10 +3,10 @@ package scenario
 import (
 	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/surge-load/surge/inputfile"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -41,10 +41,22 @@ type Options struct {
 	Duration time.Duration
 
 	// Dir is the directory relative data file names are read from; empty
-	// means the working directory. FS, if not nil, holds the data files
-	// instead.
-	Dir string
-	FS  fs.FS
+	// means the working directory. When Dir is set (yamlfile.Load sets it
+	// to the scenario file's directory), data files are confined to it and
+	// to AllowPaths: a scenario file is code, and must not read, and send to
+	// its target, any file the user can read. FS, if not nil, holds the
+	// data files instead.
+	Dir        string
+	AllowPaths []string
+	FS         fs.FS
+	// MaxFileBytes, if positive, is the size limit of every file read: the
+	// scenario file (yamlfile.Load) and each data file. Zero means the
+	// defaults, inputfile.DefaultMaxScenarioBytes and DefaultMaxDataBytes.
+	MaxFileBytes int64
+	// AllowSpecialFiles lets the scenario and data files be devices, named
+	// pipes or sockets (still read up to the size limit); by default they
+	// must be regular files.
+	AllowSpecialFiles bool
 
 	// Seed seeds every random draw of the run: pick, randInt, randFloat,
 	// uuid, normal, lognormal, exponential, zipf, pickw, the choice of
@@ -68,13 +80,27 @@ func (o *Options) seed() uint64 {
 	return 1 + rand.Uint64N(1<<53-1) // never 0, and exact in any JSON reader
 }
 
-// readFile reads a data file as the options say.
+// readFile reads a data file as the options say: confined to Dir and
+// AllowPaths when Dir is set, and within the size limit.
 func (o *Options) readFile(name string) ([]byte, error) {
 	if o.FS != nil {
 		return fs.ReadFile(o.FS, filepath.ToSlash(filepath.Clean(name)))
 	}
-	if !filepath.IsAbs(name) && o.Dir != "" {
-		name = filepath.Join(o.Dir, name)
+	if o.Dir != "" {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(o.Dir, name)
+		}
+		if err := inputfile.Confine(name, append([]string{o.Dir}, o.AllowPaths...)); err != nil {
+			return nil, err
+		}
 	}
-	return os.ReadFile(name)
+	return inputfile.Read(name, "data file", o.FileLimit(inputfile.DefaultMaxDataBytes), o.AllowSpecialFiles)
+}
+
+// FileLimit returns the size limit of a file whose default limit is def.
+func (o *Options) FileLimit(def int64) int64 {
+	if o.MaxFileBytes > 0 {
+		return o.MaxFileBytes
+	}
+	return def
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/surge-load/surge/protocol/httpc"
 )
 
 // steps compiles a list of steps.
@@ -189,24 +191,11 @@ func (c *compiler) assigns(m map[string]string, path string, sc *scope, pools bo
 	return out
 }
 
-// validMethod matches an HTTP method token.
-func validMethod(m string) bool {
-	if m == "" {
-		return false
-	}
-	for _, r := range m {
-		if r > 127 || !strings.ContainsRune("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", r) {
-			return false
-		}
-	}
-	return true
-}
-
 // request compiles the request of step s.
 func (c *compiler) request(s Step, path string, sc *scope) *request {
 	r := s.Request
 	out := &request{method: strings.ToUpper(r.Method), timeout: r.Timeout}
-	if !validMethod(r.Method) {
+	if !httpc.ValidToken(r.Method) {
 		c.fail(path+".method", "%q is not an HTTP method", "use GET, POST, PUT, PATCH, DELETE, or another method name", r.Method)
 	}
 	if r.Timeout < 0 {
@@ -233,6 +222,11 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 	} else {
 		c.useTemplate(t)
 		out.url = t
+		if u, ok := t.constant(); ok {
+			if err := httpc.CheckURL(u); err != nil {
+				c.fail(path+".url", "%v", "write /path, relative to target, or http://host:port/path", strings.TrimPrefix(err.Error(), "request URL "))
+			}
+		}
 	}
 	name := s.Name
 	if name == "" {
@@ -281,18 +275,21 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 		v, ok := kv.val.constant()
 		if !ok {
 			out.static = nil
-			break
+			continue
 		}
-		out.static.Set(kv.key, v)
+		if err := httpc.CheckHeader(kv.key, v); err != nil {
+			c.fail(path+".headers."+kv.key, "%v", "keep a header value on one line", err)
+		}
+		if out.static != nil {
+			out.static.Set(kv.key, v)
+		}
 	}
 	out.query = c.keyValues(r.Query, path+".query", sc)
 	return out
 }
 
 // validHeader reports whether k can be a header name.
-func validHeader(k string) bool {
-	return k != "" && validMethod(k) // the same token characters
-}
+func validHeader(k string) bool { return httpc.ValidToken(k) }
 
 // keyValues compiles the templates of the values of m, sorted by key.
 func (c *compiler) keyValues(m map[string]string, path string, sc *scope) []keyValue {

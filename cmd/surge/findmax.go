@@ -89,6 +89,7 @@ saturated), 2 invalid input, 4 interrupted (the result is still written).`,
 	fs := cmd.Flags()
 	f.requestFlags.register(fs)
 	ff.register(fs)
+	f.requestFlags.input = &ff.inputFlags
 	fs.StringVar(&f.model, "model", "", "what a level counts: users (closed model) or rate (open model); --users and --rate set it")
 	fs.StringVar(&f.users, "users", "", "closed model, starting at this many virtual users")
 	fs.StringVar(&f.rate, "rate", "", "open model, starting at this arrival rate, such as 50 or 50/s")
@@ -116,7 +117,7 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 	var req surge.Request
 	var err error
 	if path != "" {
-		if s := fileSearch(path); s != nil {
+		if s := fileSearch(path, ff); s != nil {
 			changed = f.withFileSearch(s, changed)
 		}
 	}

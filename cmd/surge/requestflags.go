@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/inputfile"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -27,6 +27,8 @@ type requestFlags struct {
 	noKeepAlive bool
 	insecure    bool
 	localAddrs  string
+	// input bounds --body @FILE; nil means the defaults.
+	input *inputFlags
 }
 
 // register defines the request flags on fs.
@@ -56,12 +58,25 @@ func (f *requestFlags) request() (surge.Request, error) {
 		if !ok || strings.TrimSpace(k) == "" {
 			return surge.Request{}, fmt.Errorf("--header %q: want 'Name: value'", h)
 		}
-		header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if err := httpc.CheckHeader(k, v); err != nil {
+			return surge.Request{}, fmt.Errorf("--header: %w", err)
+		}
+		header.Add(k, v)
+	}
+	if err := httpc.CheckMethod(f.method); err != nil {
+		return surge.Request{}, fmt.Errorf("--method: %w", err)
 	}
 	body := []byte(f.body)
 	if name, ok := strings.CutPrefix(f.body, "@"); ok {
-		var err error
-		if body, err = os.ReadFile(name); err != nil {
+		limit, err := f.input.maxBytes()
+		if err != nil {
+			return surge.Request{}, err
+		}
+		if limit == 0 {
+			limit = inputfile.DefaultMaxBodyBytes
+		}
+		if body, err = inputfile.Read(name, "body file", limit, f.input != nil && f.input.allowSpecial); err != nil {
 			return surge.Request{}, fmt.Errorf("--body @%s: %w", name, err)
 		}
 	}

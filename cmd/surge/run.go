@@ -85,7 +85,7 @@ its last seconds; the final result replaces the last checkpoint.`,
 				return &codeError{code: exitInvalid, err: err}
 			}
 			if len(args) == 1 {
-				if fileSearch(args[0]) != nil {
+				if fileSearch(args[0], &ff) != nil {
 					if place.collector != nil {
 						return invalid("%s searches for the maximum load; --collector joins a run of a plan", args[0])
 					}
@@ -113,6 +113,7 @@ its last seconds; the final result replaces the last checkpoint.`,
 	fs := cmd.Flags()
 	f.requestFlags.register(fs)
 	ff.register(fs)
+	f.requestFlags.input = &ff.inputFlags
 	fs.IntVar(&f.users, "users", 0, "closed model: number of virtual users")
 	fs.StringVar(&f.rate, "rate", "", "open model: arrival rate such as 2000, 2000/s or 100/1m")
 	fs.DurationVar(&f.duration, "duration", 0, "how long to apply the load, such as 30s or 5m")

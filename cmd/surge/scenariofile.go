@@ -20,6 +20,7 @@ type fileFlags struct {
 	scenarios []string
 	env       []string
 	seed      uint64
+	inputFlags
 }
 
 // register defines the scenario file flags on fs.
@@ -28,6 +29,7 @@ func (f *fileFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.scenarios, "scenario", nil, "scenario file: run only this scenario (repeatable)")
 	fs.StringArrayVar(&f.env, "env", nil, "scenario file: a value for env() in the file, as NAME=VALUE (repeatable)")
 	fs.Uint64Var(&f.seed, "seed", 0, "scenario file: seed of every random draw (pick, randInt, normal, zipf, ..., tasks, sleeps), to repeat a run's values exactly; 0 picks one, recorded in the result's plan.seed")
+	f.inputFlags.register(fs)
 }
 
 // singleOnly are the flags of a single-URL run that a scenario file sets
@@ -133,5 +135,6 @@ func (ff *fileFlags) options(rf *requestFlags) (scenario.Options, error) {
 	if err != nil {
 		return scenario.Options{}, err
 	}
-	return scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env, Seed: ff.seed, HTTP: http}, nil
+	opts := scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env, Seed: ff.seed, HTTP: http}
+	return opts, ff.inputFlags.apply(&opts)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -15,8 +14,12 @@ import (
 // fileSearch returns the search section of the scenario file at path: nil
 // if it has none or cannot be read, in which case compiling the file
 // reports why.
-func fileSearch(path string) *scenario.Search {
-	src, err := os.ReadFile(path)
+func fileSearch(path string, ff *fileFlags) *scenario.Search {
+	var opts scenario.Options
+	if ff.inputFlags.apply(&opts) != nil {
+		return nil
+	}
+	src, err := yamlfile.ReadFile(path, opts)
 	if err != nil {
 		return nil
 	}

@@ -45,8 +45,8 @@ func (f *placementFlags) parse() (placement, error) {
 		is, ns, ok := strings.Cut(f.segment, "/")
 		i, err1 := strconv.Atoi(is)
 		n, err2 := strconv.Atoi(ns)
-		if !ok || err1 != nil || err2 != nil {
-			return p, fmt.Errorf("--segment %q: want I/N, such as 0/4", f.segment)
+		if !ok || err1 != nil || err2 != nil || n < 1 {
+			return p, fmt.Errorf("--segment %q: want I/N with N at least 1 and I from 0 to N-1, such as 0/4", f.segment)
 		}
 		p.segment = executor.Segment{Index: i, Count: n}
 		if err := p.segment.Validate(); err != nil {

@@ -28,7 +28,11 @@ Exit codes: 0 valid, 2 invalid.`,
 			if err != nil {
 				return invalid("%v", err)
 			}
-			plan, err := yamlfile.Load(args[0], scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env})
+			opts := scenario.Options{Target: ff.target, Scenarios: ff.scenarios, Env: env}
+			if err := ff.inputFlags.apply(&opts); err != nil {
+				return invalid("%v", err)
+			}
+			plan, err := yamlfile.Load(args[0], opts)
 			if err != nil {
 				return fileErrors(err)
 			}

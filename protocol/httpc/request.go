@@ -114,6 +114,9 @@ func newTarget(s string) (*target, error) {
 	if strings.ContainsAny(u.Host, "\r\n\x00 ") {
 		return nil, fmt.Errorf("request URL %q: the host holds a space, line break or NUL", s)
 	}
+	if err := checkURL(s, u); err != nil {
+		return nil, err
+	}
 	addr := net.JoinHostPort(u.Hostname(), port)
 	return &target{
 		from:       s,

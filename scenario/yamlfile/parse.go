@@ -1,9 +1,9 @@
 package yamlfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/inputfile"
 	"github.com/surge-load/surge/scenario"
 )
 
@@ -48,8 +49,13 @@ func parse(name string, src []byte) (spec *scenario.Spec, pos Positions, err err
 	return spec, d.pos, nil
 }
 
-// parseYAML parses src into the body of its one document.
+// parseYAML parses src into the body of its one document, after a UTF-8
+// byte order mark is dropped and prescan has checked its shape.
 func parseYAML(name string, src []byte) (root ast.Node, err error) {
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	if err := prescan(name, src); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			root, err = nil, scenario.Errors{{File: name, Line: 1, Col: 1, Msg: fmt.Sprintf("the YAML parser failed: %v", r)}}
@@ -129,13 +135,25 @@ func related(path string, errs scenario.Errors) bool {
 	return false
 }
 
-// Load reads, parses and compiles the scenario file at path. Relative data
-// file names are read from the file's directory unless opts.Dir says
-// otherwise.
-func Load(path string, opts scenario.Options) (*surge.Plan, error) {
-	src, err := os.ReadFile(path)
+// ReadFile reads the scenario file at path within the bounds of opts: a
+// regular file (unless opts.AllowSpecialFiles) of at most opts.FileLimit
+// bytes (inputfile.DefaultMaxScenarioBytes by default).
+func ReadFile(path string, opts scenario.Options) ([]byte, error) {
+	src, err := inputfile.Read(path, "scenario file", opts.FileLimit(inputfile.DefaultMaxScenarioBytes), opts.AllowSpecialFiles)
 	if err != nil {
 		return nil, fmt.Errorf("read scenario file: %w", err)
+	}
+	return src, nil
+}
+
+// Load reads, parses and compiles the scenario file at path. Relative data
+// file names are read from the file's directory unless opts.Dir says
+// otherwise, and data files are confined to that directory and
+// opts.AllowPaths.
+func Load(path string, opts scenario.Options) (*surge.Plan, error) {
+	src, err := ReadFile(path, opts)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Dir == "" && opts.FS == nil {
 		opts.Dir = filepath.Dir(path)

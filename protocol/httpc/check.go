@@ -1,0 +1,71 @@
+package httpc
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// tokenChars are the characters of an HTTP token (RFC 9110): a method or a
+// header name.
+const tokenChars = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// ValidToken reports whether s is an HTTP token, as a method or a header
+// name must be.
+func ValidToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune(tokenChars, rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckMethod reports whether m can be sent as a request method.
+func CheckMethod(m string) error {
+	if !ValidToken(m) {
+		return fmt.Errorf("%q is not an HTTP method: use GET, POST, PUT, PATCH, DELETE or another name without spaces", m)
+	}
+	return nil
+}
+
+// CheckHeader reports whether a header called name with value can be
+// sent: name a token, value without CR, LF or NUL (which would split or
+// end the header).
+func CheckHeader(name, value string) error {
+	if !ValidToken(name) {
+		return fmt.Errorf("%q is not a header name: use names such as X-Request-Id", name)
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return fmt.Errorf("header %s: the value holds a line break or NUL, which would split the request", name)
+	}
+	return nil
+}
+
+// CheckURL reports whether s can be requested: an absolute http:// or
+// https:// URL with a host, a port (if any) from 1 to 65535, and no spaces
+// or control characters.
+func CheckURL(s string) error {
+	_, err := newTarget(s)
+	return err
+}
+
+// checkURL is the part of CheckURL that url.Parse does not do.
+func checkURL(s string, u *url.URL) error {
+	if strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+		return fmt.Errorf("request URL %q holds a space or control character; escape it (%%20)", s)
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("request URL %q: no host", s)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("request URL %q: port %s is not from 1 to 65535", s, p)
+		}
+	}
+	return nil
+}

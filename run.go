@@ -59,6 +59,14 @@ type Options struct {
 	// OnTick, if not nil, receives every second of the run as the
 	// recorder folds it (metrics.Recorder.OnTick): it must not block.
 	OnTick func(*metrics.Tick)
+	// Watch, if not nil, receives the run so far, judged as the final
+	// result is, after every second of the run (the live page). It runs on
+	// a goroutine of its own; while it is busy, seconds are skipped, and
+	// the load never waits for it.
+	Watch func(*result.Result)
+	// Control, if not nil, steers the run from other goroutines: stop,
+	// abort, and changes of load, recorded in the result's timeline.
+	Control *Controller
 }
 
 // A Coordinator joins a run to the other segments of a split run (package
@@ -115,10 +123,19 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 		watch = monitor.Start(p.Monitors, start)
 	}
 
+	var steer []chan executor.Change
+	abort := opts.Abort
+	if opts.Control != nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		var cabort <-chan struct{}
+		cabort, steer = opts.Control.attach(p, start, cancel)
+		abort = either(abort, cabort)
+	}
 	stopCh := make(chan struct{})
 	release := context.AfterFunc(ctx, func() { close(stopCh) })
 	defer release()
-	abort := opts.Abort
 	if abort == nil {
 		abort = make(chan struct{})
 	}
@@ -135,6 +152,16 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 
 	id := runID(start)
 	stopCheckpoints := p.checkpoints(rec, id, start, probe, warnings, opts)
+	if w != nil && opts.Watch != nil {
+		w.watching(opts.Watch, func() *result.Result {
+			res := rec.Checkpoint()
+			p.complete(res, id, start.Add(time.Duration(res.Run.CoveredS*float64(time.Second))), probe, warnings, opts)
+			if opts.Control != nil {
+				res.Timeline = opts.Control.Events()
+			}
+			return res
+		})
+	}
 
 	outcomes := make([]executor.Outcome, len(p.Scenarios))
 	errs := make([]error, len(p.Scenarios))
@@ -151,6 +178,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 				NewUser: factories[i],
 				Rec:     rec,
 				Dropped: w.droppedOf(i),
+				Steer:   steerOf(steer, i),
 			})
 		}()
 	}
@@ -195,7 +223,34 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 	}
 	p.complete(res, id, end, probe, warnings, opts)
 	res.Outputs = outputs
+	if opts.Control != nil {
+		res.Timeline = opts.Control.detach()
+	}
 	return res, nil
+}
+
+// steerOf is scenario i's steering channel, if any.
+func steerOf(steer []chan executor.Change, i int) <-chan executor.Change {
+	if i < len(steer) && steer[i] != nil {
+		return steer[i]
+	}
+	return nil
+}
+
+// either returns a channel closed when a or b is; nil channels never are.
+func either(a, b <-chan struct{}) <-chan struct{} {
+	if a == nil {
+		return b
+	}
+	c := make(chan struct{})
+	go func() {
+		select {
+		case <-a:
+		case <-b:
+		}
+		close(c)
+	}()
+	return c
 }
 
 // complete fills in what the recorder does not know of a result (the tool,

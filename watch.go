@@ -25,18 +25,23 @@ type watchers struct {
 	families bool
 	onTick   func(*metrics.Tick)
 	coord    Coordinator
+	kick     chan struct{} // a new second for the watch goroutine
+	watched  chan struct{} // closed when it has returned
 	scenario map[string]string
 	names    []string        // scenario names, by index
 	dropped  []*atomic.Int64 // by scenario
 }
 
 func newWatchers(p *Plan, opts *Options) *watchers {
-	if opts.Metrics == nil && len(p.Outputs) == 0 && opts.OnTick == nil && opts.Coordinator == nil {
+	if opts.Metrics == nil && len(p.Outputs) == 0 && opts.OnTick == nil && opts.Coordinator == nil && opts.Watch == nil {
 		return nil
 	}
 	w := &watchers{set: opts.Metrics, outputs: p.Outputs, onTick: opts.OnTick, coord: opts.Coordinator, scenario: p.EndpointScenarios()}
 	for _, o := range w.outputs {
 		w.families = w.families || o.WantsFamilies()
+	}
+	if opts.Watch != nil { // see watching
+		w.kick, w.watched = make(chan struct{}, 1), make(chan struct{})
 	}
 	if w.set == nil && w.families {
 		w.set = livemetrics.New(w.scenario)
@@ -86,10 +91,31 @@ func (w *watchers) tick(t *metrics.Tick) {
 	if w.onTick != nil {
 		w.onTick(t)
 	}
+	if w.kick != nil {
+		select {
+		case w.kick <- struct{}{}:
+		default: // still busy with an earlier second
+		}
+	}
+}
+
+// watching starts the goroutine that hands watch the run so far, made by
+// snapshot, after every second. Run must call it when Options.Watch is set.
+func (w *watchers) watching(watch func(*result.Result), snapshot func() *result.Result) {
+	go func() {
+		defer close(w.watched)
+		for range w.kick {
+			watch(snapshot())
+		}
+	}()
 }
 
 // finish flushes the outputs and returns what they did.
 func (w *watchers) finish() []result.OutputStats {
+	if w.kick != nil {
+		close(w.kick)
+		<-w.watched
+	}
 	var out []result.OutputStats
 	for _, o := range w.outputs {
 		out = append(out, o.Close(OutputFlush))

@@ -70,6 +70,13 @@ func (c Closed) Run(env Env) (Outcome, error) {
 	}
 	cr := &closedRun{run: r, think: c.Think}
 	interrupted := !r.sleepUntil(r.start) || cr.ramp(c)
+	if interrupted && r.pending != nil {
+		st := &steering{level: float64(cr.liveLevel()), max: maxClosedUsers, unit: c.LevelUnit()}
+		interrupted = r.steer(st, c.Duration(), func(level float64, end time.Time) bool {
+			cr.setUsers(int(math.Round(level)))
+			return cr.sleepUntil(end)
+		})
+	}
 	r.stop(interrupted, c.Duration())
 	return r.wait(c.Grace), nil
 }
@@ -130,6 +137,37 @@ func (cr *closedRun) ramp(c Closed) (interrupted bool) {
 		a = b
 	}
 	return !cr.sleepUntil(cr.at(at))
+}
+
+// liveLevel is the number of users the plan has live now: users are
+// numbered in start order, so it is the highest live user's id plus one.
+func (cr *closedRun) liveLevel() int {
+	n := 0
+	for _, s := range cr.slots {
+		if s == nil {
+			continue
+		}
+		s.mu.Lock()
+		if s.live {
+			n = max(n, s.id+1)
+		}
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// setUsers makes users 0 to n-1 of the segment live and stops the rest
+// after their iteration.
+func (cr *closedRun) setUsers(n int) {
+	now := time.Now()
+	for v := cr.seg.first(0); v < n; v += cr.seg.count() {
+		cr.startUser(v, now)
+	}
+	for _, s := range cr.slots {
+		if s != nil && s.id >= n {
+			cr.stopUser(s.id)
+		}
+	}
 }
 
 func ceil(x float64) int { return int(math.Ceil(x)) }

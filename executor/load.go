@@ -96,6 +96,9 @@ type Env struct {
 	// Rec receives the users and busy gauges, the generator's lateness
 	// (Shard.Lag) and dropped arrivals (Shard.Dropped). Nil discards them.
 	Rec *metrics.Recorder
+	// Steer, if not nil, carries changes to a Steerable model while it
+	// runs; other models never read it.
+	Steer <-chan Change
 	// Dropped, if not nil, counts this model's dropped arrivals as they
 	// happen, for watchers of a run that has several models.
 	Dropped *atomic.Int64
@@ -129,6 +132,7 @@ type run struct {
 	done     chan struct{}  // closed when the run is over
 	timer    *time.Timer    // for the scheduling goroutine only
 
+	pending    *Change // a change sleepUntil received; see Steerable
 	iterations atomic.Int64
 	dropped    *atomic.Int64
 	out        Outcome
@@ -193,10 +197,17 @@ func (r *run) stopping() bool {
 }
 
 // sleepUntil waits until t. It returns false, early, if Stop or Abort is
-// closed first. Only the scheduling goroutine may call it.
+// closed first, or a Change arrives on Env.Steer (then r.pending holds
+// it). Only the scheduling goroutine may call it.
 func (r *run) sleepUntil(t time.Time) bool {
 	d := time.Until(t)
 	if d <= 0 {
+		select {
+		case c := <-r.env.Steer:
+			r.pending = &c
+			return false
+		default:
+		}
 		return !r.stopping()
 	}
 	r.timer.Reset(d)
@@ -205,6 +216,8 @@ func (r *run) sleepUntil(t time.Time) bool {
 		return true
 	case <-r.env.Stop:
 	case <-r.env.Abort:
+	case c := <-r.env.Steer:
+		r.pending = &c
 	}
 	r.timer.Stop()
 	return false

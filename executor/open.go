@@ -64,8 +64,26 @@ func (o Open) Run(env Env) (Outcome, error) {
 		return Outcome{}, err
 	}
 	return runPool(env, o.Pool, o.Duration(), o.Grace, func(r *run, pool *idlePool) bool {
-		return r.dispatch(sched, pool)
+		interrupted := r.dispatch(sched, pool)
+		if interrupted && r.pending != nil {
+			st := &steering{level: o.rateAt(time.Since(r.start)), max: maxOpenRate, unit: o.LevelUnit()}
+			return r.steer(st, o.Duration(), func(rate float64, end time.Time) bool { return r.arriveAt(pool, rate, end) })
+		}
+		return interrupted
 	})
+}
+
+// rateAt is the planned arrival rate at offset d into the plan.
+func (o Open) rateAt(d time.Duration) float64 {
+	a := o.StartRate
+	for _, st := range o.Stages {
+		if d < st.Duration {
+			return a + (st.Target-a)*float64(d)/float64(st.Duration)
+		}
+		d -= st.Duration
+		a = st.Target
+	}
+	return a
 }
 
 // dispatch hands the segment's arrivals to free users until the end of the

@@ -38,6 +38,9 @@ type Result struct {
 	Capacity *Capacity `json:"capacity,omitempty"`
 	// Monitor, if the run watched servers, holds their series.
 	Monitor *Monitor `json:"monitor,omitempty"`
+	// Timeline lists the changes made to the run while it went (the live
+	// page, its API), in order.
+	Timeline []Event `json:"timeline,omitempty"`
 	// Outputs say what each output sent and dropped.
 	Outputs []OutputStats `json:"outputs,omitempty"`
 }

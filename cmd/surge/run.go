@@ -283,9 +283,16 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 	if place.collector != nil {
 		return executePart(cmd, ctx, plan, opts, *place.collector, out, reportPath)
 	}
+	finishLive, err := f.live.serve(stderr, plan, &opts)
+	if err != nil {
+		return err
+	}
 	res, err := surge.Run(ctx, plan, opts)
 	if err != nil {
 		return &codeError{code: exitError, err: err}
+	}
+	if finishLive != nil {
+		defer finishLive(res)
 	}
 	if n := failedCheckpoints(); n > 0 {
 		res.Generator.Warnings = append(res.Generator.Warnings, fmt.Sprintf("%d checkpoints of %s could not be written during the run", n, out))

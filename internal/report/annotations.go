@@ -82,6 +82,7 @@ func annotate(tl *Timeline, r *result.Result) {
 				Label: "recovered", Text: fmt.Sprintf("recovered at %s, after %.0f s", Clock(end), c.LastedS)})
 		}
 	}
+	markChanges(tl, r)
 }
 
 // warmupText says how long the warm-up of a run was and what it held.

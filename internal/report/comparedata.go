@@ -147,7 +147,7 @@ func overlayTimeline(c *Comparison) OverlayTimeline {
 // overlaid.
 func CompareHTML(w io.Writer, c *Comparison, checks []FailOnResult) error {
 	d := NewCompareData(c, checks)
-	return writePage(w, "surge compare · "+d.Title, d)
+	return writePage(w, "surge compare · "+d.Title, d, pageOptions{})
 }
 
 // WriteCompareHTML writes c's page to the file path.

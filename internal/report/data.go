@@ -27,6 +27,8 @@ type ReportData struct {
 	// Capacity, in the result of a breaking-point search, is its table
 	// and verdict.
 	Capacity *CapacityData `json:"capacity,omitempty"`
+	// Live is true on the live page of a run going on.
+	Live bool `json:"live,omitempty"`
 }
 
 // RunInfo describes a run for people.

@@ -31,7 +31,23 @@ var (
 // nothing from the network and opens from a file.
 func HTML(w io.Writer, r *result.Result) error {
 	d := NewReportData(r)
-	return writePage(w, "surge report · "+d.Run.Title, d)
+	return writePage(w, "surge report · "+d.Run.Title, d, pageOptions{})
+}
+
+// LivePage writes the page of a run going on: the report of r, the run so
+// far, with script run after the report's own, which redraws it with
+// window.surgeDraw(data) as updates arrive. The page may connect to the
+// server it came from, and nothing else.
+func LivePage(w io.Writer, r *result.Result, script string) error {
+	d := NewReportData(r)
+	d.Live = true
+	return writePage(w, "surge live · "+d.Run.Title, d, pageOptions{script: script, connect: true})
+}
+
+// pageOptions vary the page for the live view.
+type pageOptions struct {
+	script  string // run after the page's own
+	connect bool   // may connect back to its server
 }
 
 // WriteHTML writes the report of r to the file path, atomically: a failed
@@ -43,7 +59,7 @@ func WriteHTML(path string, r *result.Result) error {
 // writePage writes the page that draws data. The data section is JSON in a
 // script element; encoding/json escapes <, > and & in strings, so no value
 // can close the element early.
-func writePage(w io.Writer, title string, data any) error {
+func writePage(w io.Writer, title string, data any, o pageOptions) error {
 	js, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("encode report data: %w", err)
@@ -54,7 +70,11 @@ func writePage(w io.Writer, title string, data any) error {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:`)
+	if o.connect {
+		b.WriteString("; connect-src 'self'")
+	}
+	b.WriteString(`">
 <meta name="generator" content="surge">
 <title>`)
 	b.WriteString(html.EscapeString(title))
@@ -73,6 +93,10 @@ func writePage(w io.Writer, title string, data any) error {
 	b.WriteString(uPlotJS)
 	b.WriteString("\n</script>\n<script>\n")
 	b.WriteString(pageJS)
+	if o.script != "" {
+		b.WriteString("</script>\n<script>\n")
+		b.WriteString(o.script)
+	}
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = w.Write(b.Bytes())
 	return err

@@ -73,6 +73,10 @@ func Markdown(w io.Writer, r *result.Result) {
 	for _, warn := range r.Generator.Warnings {
 		fmt.Fprintf(w, "\n> ⚠️ %s\n", warn)
 	}
+	for i := range r.Timeline {
+		_, text := changeText(&r.Timeline[i])
+		fmt.Fprintf(w, "\n> Changed while running: %s\n", text)
+	}
 	for _, l := range outputLines(r) {
 		fmt.Fprintf(w, "\n> Output %s\n", l)
 	}

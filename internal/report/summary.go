@@ -42,6 +42,7 @@ func Summary(w io.Writer, r *result.Result) {
 	serverSummary(w, r)
 	findings(w, r)
 	generator(w, r)
+	changes(w, r)
 	outputs(w, r)
 }
 

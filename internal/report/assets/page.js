@@ -24,7 +24,7 @@
     untrustworthy: { fill: "rgba(230,140,0,0.13)", hatch: "rgba(200,110,0,0.35)", text: "#8a5a00" },
     collapse: { fill: "rgba(214,40,57,0.10)", text: "#b3261e" }
   };
-  var MARK = { peak: "#1e7f5c", collapse: "#d62839", recovered: "#54a24b", max: "#1e7f5c", failed: "#d62839" };
+  var MARK = { change: "#6a3d9a", peak: "#1e7f5c", collapse: "#d62839", recovered: "#54a24b", max: "#1e7f5c", failed: "#d62839" };
   var END_COLOURS = { held: "#54a24b", server_closed: "#f58518", reset: "#9d755d", timeout: "#b279a2",
     http_error: "#d62839", connect_failed: "#4c78a8", interrupted: "#79706e", error: "#e6b800" };
   var PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#d62839", "#b279a2", "#72b7b2", "#9d755d", "#e6b800", "#ff9da6", "#79706e"];
@@ -725,13 +725,24 @@
     return el("span", null, [span, " ", el("span", { class: "mark", title: c.verdict === "~" ? "not significant: " + title : title }, label)]);
   }
 
+  // draw renders data d into the page, replacing what was there: the live
+  // page calls it (window.surgeDraw) with every update.
+  function draw(d) {
+    var app = document.getElementById("app");
+    charts.forEach(function (c) { c.u.destroy(); });
+    charts = [];
+    while (app.firstChild) app.removeChild(app.firstChild);
+    if (d.kind === "compare") renderCompare(d, app); else renderReport(d, app);
+    app.appendChild(el("footer", null, d.live ? "Live: redrawn every second from the run as it goes; the result document is written at the end." :
+      "Made by surge from result documents alone; opens offline. Charts: drag to zoom, double-click to reset, hover for values, click a legend entry to hide a series."));
+    window.surgePlots = charts.map(function (c) { return c.u; });
+  }
+  window.surgeDraw = draw;
+
   function main() {
     var app = document.getElementById("app");
     try {
-      var d = JSON.parse(document.getElementById("surge-data").textContent);
-      if (d.kind === "compare") renderCompare(d, app); else renderReport(d, app);
-      app.appendChild(el("footer", null, "Made by surge from result documents alone; opens offline. Charts: drag to zoom, double-click to reset, hover for values, click a legend entry to hide a series."));
-      window.surgePlots = charts.map(function (c) { return c.u; });
+      draw(JSON.parse(document.getElementById("surge-data").textContent));
       document.body.setAttribute("data-ready", "1");
     } catch (e) {
       app.appendChild(el("p", { class: "error" }, "This page could not be drawn: " + e));

@@ -11,6 +11,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -63,12 +64,12 @@ func (p *program) users(cs *compiled) func(rec *metrics.Recorder) executor.NewUs
 			u := p.newUser(cs.index, id, rec.Shard(id), ids, script)
 			u.sc = cs
 			for _, v := range cs.vars {
-				if _, ok := u.env[v]; !ok {
-					u.env[v] = nil
+				if _, ok := u.Env[v]; !ok {
+					u.Env[v] = nil
 				}
 			}
 			for name, offset := range cs.uniques {
-				u.env[name] = p.sources[name].forUser(offset, id)
+				u.Env[name] = p.sources[name].forUser(offset, id)
 			}
 			return u
 		}
@@ -91,10 +92,10 @@ func (p *program) newUser(sc, id int, shard *metrics.Shard, ids []metrics.Endpoi
 	for k, v := range p.sources {
 		env[k] = v
 	}
-	env[nameUser] = id
-	env[nameIter] = 0
-	rng := newRand(p.seed, sc, id)
-	env[rngName] = rng
+	env[expr.NameUser] = id
+	env[expr.NameIter] = 0
+	rng := expr.NewRand(p.seed, sc, id)
+	env[expr.RandVar] = rng
 	var jar *cookieJar
 	if p.cookies {
 		jar = newCookieJar()
@@ -102,7 +103,7 @@ func (p *program) newUser(sc, id int, shard *metrics.Shard, ids []metrics.Endpoi
 	return &vuser{
 		jar:       jar,
 		rng:       rng,
-		evaluator: evaluator{env: env},
+		Evaluator: expr.Evaluator{Env: env},
 		p:         p,
 		id:        id,
 		ids:       ids,
@@ -124,7 +125,7 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) (json.RawMes
 	u := p.newUser(-1, -1, rec.Shard(0), ids, script)
 	defer u.tr.Close()
 	for _, v := range p.captured {
-		u.env[v] = nil
+		u.Env[v] = nil
 	}
 	if !u.steps(ctx, p.setup) {
 		if u.failure == nil {
@@ -133,7 +134,7 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) (json.RawMes
 		return nil, u.failure
 	}
 	for _, v := range p.captured {
-		p.globals[v] = u.env[v]
+		p.globals[v] = u.Env[v]
 	}
 	return p.setupState()
 }
@@ -146,7 +147,7 @@ func (p *program) adopt(captured json.RawMessage) error {
 	if len(p.setup) == 0 {
 		return nil
 	}
-	v, err := decodeJSON(captured)
+	v, err := expr.DecodeJSON(captured)
 	if err != nil {
 		return fmt.Errorf("decode the setup's state: %w", err)
 	}
@@ -198,8 +199,8 @@ func (p *program) setupState() (json.RawMessage, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendJSONString(b, name), ':')
-		if b, err = appendJSON(b, p.globals[name]); err != nil {
+		b = append(expr.AppendJSONString(b, name), ':')
+		if b, err = expr.AppendJSON(b, p.globals[name]); err != nil {
 			return nil, fmt.Errorf("encode the setup's capture %s: %w", name, err)
 		}
 	}
@@ -212,12 +213,12 @@ func (p *program) setupState() (json.RawMessage, error) {
 		pool.mu.RLock()
 		items := slices.Clone(pool.items)
 		pool.mu.RUnlock()
-		b = append(appendJSONString(b, name), ':', '[')
+		b = append(expr.AppendJSONString(b, name), ':', '[')
 		for j, v := range items {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendJSON(b, v); err != nil {
+			if b, err = expr.AppendJSON(b, v); err != nil {
 				return nil, fmt.Errorf("encode pool %s: %w", name, err)
 			}
 		}

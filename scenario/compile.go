@@ -15,6 +15,8 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
+	"github.com/surge-load/surge/internal/suggest"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/output"
 	"github.com/surge-load/surge/protocol/httpc"
@@ -36,7 +38,7 @@ type compiler struct {
 	opts   Options
 	target string
 	errs   Errors
-	f      *funcs
+	f      *expr.Funcs
 	p      *program
 	names  map[string]string // every name declared, and what declared it
 	uses   map[string]bool   // names the current scenario's expressions use
@@ -52,7 +54,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	}
 	c := &compiler{
 		opts:  opts,
-		f:     newFuncs(opts.Env),
+		f:     expr.NewFuncs(opts.Env),
 		names: map[string]string{},
 		eps:   map[string]int{},
 		p: &program{
@@ -177,9 +179,9 @@ func (c *compiler) failKey(path, format, fix string, args ...any) {
 
 // report records err, an error of a template or an expression at path.
 func (c *compiler) report(path string, err error) {
-	var ee *exprError
+	var ee *expr.Error
 	if errors.As(err, &ee) {
-		c.errs = append(c.errs, &Error{Path: path, Offset: ee.offset, Msg: ee.msg, Fix: ee.fix})
+		c.errs = append(c.errs, &Error{Path: path, Offset: ee.Offset, Msg: ee.Msg, Fix: ee.Fix})
 		return
 	}
 	c.errs = append(c.errs, &Error{Path: path, Msg: err.Error()})
@@ -187,7 +189,7 @@ func (c *compiler) report(path string, err error) {
 
 // fixName suggests a name close to name, or says fix.
 func fixName(name string, candidates []string, fix string) string {
-	if s := DidYouMean(name, candidates); s != "" {
+	if s := suggest.DidYouMean(name, candidates); s != "" {
 		return s
 	}
 	return fix
@@ -222,7 +224,7 @@ func (c *compiler) declareName(path, name, kind string) bool {
 	case !identRE.MatchString(name):
 		c.failKey(path, "%q is not a name expressions can use", "use letters, digits and _, starting with a letter", name)
 		return false
-	case slices.Contains(reservedNames(), name):
+	case slices.Contains(expr.ReservedNames(), name):
 		c.failKey(path, "%s is a reserved name", "pick another name", name)
 		return false
 	}
@@ -236,8 +238,8 @@ func (c *compiler) declareName(path, name, kind string) bool {
 
 // declare checks and compiles the vars, pools and data sources.
 func (c *compiler) declare(spec *Spec) {
-	empty := &scope{types: types.Map{}}
-	ev := evaluator{env: map[string]any{rngName: newRand(c.p.seed, -2, 0)}}
+	empty := &expr.Scope{Types: types.Map{}}
+	ev := expr.Evaluator{Env: map[string]any{expr.RandVar: expr.NewRand(c.p.seed, -2, 0)}}
 	for _, name := range slices.Sorted(maps.Keys(spec.Vars)) {
 		path := "vars." + name
 		if !c.declareName(path, name, "variable") {
@@ -245,13 +247,13 @@ func (c *compiler) declare(spec *Spec) {
 		}
 		v := spec.Vars[name]
 		if s, ok := v.(string); ok {
-			t, err := c.f.compileTemplate(s, empty)
+			t, err := c.f.CompileTemplate(s, empty)
 			if err != nil {
 				c.report(path, err)
 				continue
 			}
-			if t.whole != nil {
-				v, err = ev.eval(t.whole)
+			if t.Whole != nil {
+				v, err = ev.Eval(t.Whole)
 			} else {
 				var buf []byte
 				v, err = t.String(&ev, &buf)
@@ -283,10 +285,16 @@ func (c *compiler) declare(spec *Spec) {
 	}
 }
 
+// The expression types of pools and data sources.
+var (
+	poolType   = types.TypeOf((*Pool)(nil))
+	sourceType = types.TypeOf((*source)(nil))
+)
+
 // baseScope declares what every expression of a user may use: variables,
 // pools, data sources, the user's id and iteration.
-func (c *compiler) baseScope() *scope {
-	t := types.Map{nameUser: types.Int, nameIter: types.Int}
+func (c *compiler) baseScope() *expr.Scope {
+	t := types.Map{expr.NameUser: types.Int, expr.NameIter: types.Int}
 	for name := range c.p.vars {
 		t[name] = types.Any
 	}
@@ -296,7 +304,7 @@ func (c *compiler) baseScope() *scope {
 	for name := range c.p.sources {
 		t[name] = sourceType
 	}
-	return &scope{types: t}
+	return &expr.Scope{Types: t}
 }
 
 // A stepList is a list of steps and its path.
@@ -307,7 +315,7 @@ type stepList struct {
 
 // withVars returns sc with the variables that the steps of lists set
 // declared.
-func (c *compiler) withVars(sc *scope, lists ...stepList) (*scope, []string) {
+func (c *compiler) withVars(sc *expr.Scope, lists ...stepList) (*expr.Scope, []string) {
 	var vars []string
 	var walk func(ss []Step, path string)
 	walk = func(ss []Step, path string) {
@@ -330,19 +338,19 @@ func (c *compiler) withVars(sc *scope, lists ...stepList) (*scope, []string) {
 	for _, l := range lists {
 		walk(l.steps, l.path)
 	}
-	t := maps.Clone(sc.types)
+	t := maps.Clone(sc.Types)
 	for _, v := range vars {
 		t[v] = types.Any
 	}
-	return &scope{types: t}, vars
+	return &expr.Scope{Types: t}, vars
 }
 
 // compileSetup compiles the setup steps; their captures become variables
 // of every user.
-func (c *compiler) compileSetup(spec *Spec, base *scope) {
+func (c *compiler) compileSetup(spec *Spec, base *expr.Scope) {
 	sc, vars := c.withVars(base, stepList{spec.Setup, "setup"})
 	for _, v := range vars {
-		base.types[v] = types.Any
+		base.Types[v] = types.Any
 	}
 	c.p.captured = vars
 	c.uses = map[string]bool{}
@@ -386,7 +394,7 @@ func (c *compiler) timeScale(spec *Spec, selected map[string]bool) float64 {
 }
 
 // compileScenario compiles one scenario; it returns nil if it has errors.
-func (c *compiler) compileScenario(sc Scenario, path string, base *scope, scale float64) *compiled {
+func (c *compiler) compileScenario(sc Scenario, path string, base *expr.Scope, scale float64) *compiled {
 	n := len(c.errs)
 	cs := &compiled{name: sc.Name, startAfter: time.Duration(float64(sc.StartAfter) * scale), uniques: map[string]int{}}
 	if sc.StartAfter < 0 {

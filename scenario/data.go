@@ -11,6 +11,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
+
+	"github.com/surge-load/surge/internal/expr"
 )
 
 // A source is a compiled data source. Expressions see it under its name and
@@ -23,6 +25,15 @@ type source struct {
 	next  *atomic.Uint64  // the sequential order's shared cursor
 	fixed int             // the unique order: this user's item; -1 otherwise
 }
+
+var _ expr.Collection = (*source)(nil)
+
+// Name, Kind, Len and Draw make a source an expr.Collection: pick(source)
+// takes an item as its order says.
+func (s *source) Name() string                  { return s.name }
+func (s *source) Kind() string                  { return "data source" }
+func (s *source) Len() int                      { return s.n }
+func (s *source) Draw(r *rand.Rand) (any, bool) { return s.pick(r), true }
 
 // pick returns an item as the source's order says.
 func (s *source) pick(r *rand.Rand) any {
@@ -180,7 +191,7 @@ func parseJSONL(b []byte) ([]any, error) {
 		if len(text) == 0 {
 			continue
 		}
-		v, err := decodeJSON(text)
+		v, err := expr.DecodeJSON(text)
 		if err != nil {
 			// The decoder's message quotes the file's content; a data file
 			// may be a secret, so say only where.

@@ -1,87 +1,26 @@
 package scenario
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/expr-lang/expr/types"
 
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
-func testScope() *scope {
-	return &scope{types: types.Map{"id": types.Any, "name": types.Any, "n": types.Any, "folders": poolType, nameUser: types.Int, nameIter: types.Int}}
-}
-
-func TestTemplates(t *testing.T) {
-	f := newFuncs(nil)
-	e := &evaluator{env: map[string]any{"id": 42, "name": "a b/c", "n": 2.5, "folders": newPool("folders", []any{7}), rngName: newRand(1, 0, 0)}}
-	cases := []struct{ src, want string }{
-		{"plain", "plain"},
-		{"/f/{{ id }}", "/f/42"},
-		{"{{ n }}-{{ n * 2 }}", "2.5-5"},
-		{"{{ pick(folders) }}", "7"},
-		{`{{ "}" }}`, "}"},
-		{"{{ [1, 2] }}", "[1,2]"},
-	}
-	for _, c := range cases {
-		tp, err := f.compileTemplate(c.src, testScope())
-		if err != nil {
-			t.Fatalf("%q: %v", c.src, err)
-		}
-		var buf []byte
-		if got, err := tp.String(e, &buf); err != nil || got != c.want {
-			t.Errorf("%q: got %q, %v; want %q", c.src, got, err, c.want)
-		}
-	}
-	// URLs escape values for the part they land in.
-	u, err := f.compileURL("http://h/f/{{ name }}?q={{ name }}", testScope())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := u.render(nil, e); string(got) != "http://h/f/a%20b%2Fc?q=a+b%2Fc" {
-		t.Errorf("url %q", got)
-	}
-	for src, msg := range map[string]string{"{{ id": "not closed", "{{ }}": "empty", "{{ nope }}": "nope is not defined", "{{ id + }}": "unexpected"} {
-		if _, err := f.compileTemplate(src, testScope()); err == nil || !strings.Contains(err.Error(), msg) {
-			t.Errorf("%q: error %v, want %q", src, err, msg)
-		}
-	}
-}
-
-// A string that is one template keeps its value's type in a JSON body.
-func TestJSONBody(t *testing.T) {
-	f := newFuncs(nil)
-	body := map[string]any{
-		"id":    "{{ id }}",
-		"label": "#{{ id }}",
-		"n":     "{{ n }}",
-		"list":  []any{"{{ name }}", 1, true, nil},
-		"fixed": map[string]any{"a": "x\"y"},
-	}
-	n := f.compileJSON(body, testScope(), "json", func(p string, err error) { t.Fatalf("%s: %v", p, err) })
-	e := &evaluator{env: map[string]any{"id": 42, "name": "a", "n": 2.5}}
-	got, err := n.appendTo(nil, e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"fixed":{"a":"x\"y"},"id":42,"label":"#42","list":["a",1,true,null],"n":2.5}`
-	if string(got) != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	if _, ok := f.compileJSON(map[string]any{"a": []any{1}}, testScope(), "json", nil).(jsonRaw); !ok {
-		t.Error("a body without templates is not encoded once")
-	}
+func testScope() *expr.Scope {
+	return &expr.Scope{Types: types.Map{"id": types.Any, "name": types.Any, "n": types.Any, "folders": poolType, expr.NameUser: types.Int, expr.NameIter: types.Int}}
 }
 
 // Simple JSON paths are read straight from the body; other uses of json
 // decode it. Both give the same values.
 func TestJSONPaths(t *testing.T) {
-	f := newFuncs(nil)
-	sc := testScope().withResponse()
+	f := expr.NewFuncs(nil)
+	sc := testScope().WithResponse()
 	body := []byte(`{"id": 9007199254740993, "items": [{"id": 1, "a.b": "x"}], "f": 1.5}`)
 	for src, want := range map[string]any{
 		"json.id":              9007199254740993,
@@ -93,16 +32,16 @@ func TestJSONPaths(t *testing.T) {
 		"json.items[-1].id":    1,
 		"len(json)":            3,
 	} {
-		x, err := f.compileExpr(src, sc)
+		x, err := f.Compile(src, sc)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
 		st := &step{kind: kindRequest, capture: []assign{{name: "v", x: x}}}
 		st.needs()
-		u := &vuser{evaluator: evaluator{env: map[string]any{}}}
+		u := &vuser{Evaluator: expr.Evaluator{Env: map[string]any{}}}
 		var smp metrics.Sample
 		u.setResponse(st, &smp, &httpc.Response{Status: 200, Body: body})
-		got, err := u.eval(x)
+		got, err := u.Eval(x)
 		if err != nil || got != want {
 			t.Errorf("%s: got %v (%T), %v; want %v", src, got, got, err, want)
 		}
@@ -182,30 +121,5 @@ func TestLoadOverrides(t *testing.T) {
 	b, _ := scaleTime(Bursts(10*time.Minute, 100, 30*time.Minute), 0.001)
 	if got := b.(executor.Burst); got.Every != 600*time.Millisecond || got.Bursts() != 3 {
 		t.Errorf("scaled bursts %+v", got)
-	}
-}
-
-func TestFunctions(t *testing.T) {
-	f := newFuncs(map[string]string{"NAME": "v"})
-	e := &evaluator{env: map[string]any{rngName: newRand(1, 0, 0)}}
-	for src, check := range map[string]func(any) bool{
-		`env("NAME")`:                  func(v any) bool { return v == "v" },
-		`env("NOPE_X", "d")`:           func(v any) bool { return v == "d" },
-		`randInt(3, 3)`:                func(v any) bool { return v == 3 },
-		`randFloat(1, 2)`:              func(v any) bool { x := v.(float64); return x >= 1 && x < 2 },
-		`len(uuid())`:                  func(v any) bool { return v == 36 },
-		`seq() < seq()`:                func(v any) bool { return v == true },
-		`regex("id=42;", "id=(\\d+)")`: func(v any) bool { return v == "42" },
-		`regex("x", "y")`:              func(v any) bool { return v == nil },
-		`now().Year() > 2000`:          func(v any) bool { return v == true },
-		`len("héllo")`:                 func(v any) bool { return v == 5 },
-	} {
-		x, err := f.compileExpr(src, &scope{types: types.Map{}})
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		if v, err := e.eval(x); err != nil || !check(v) {
-			t.Errorf("%s = %v, %v", src, v, err)
-		}
 	}
 }

@@ -2,8 +2,9 @@ package scenario
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"sync"
+
+	"github.com/surge-load/surge/internal/expr"
 )
 
 // A Pool is a shared list of values, such as the ids of folders created
@@ -20,8 +21,18 @@ func newPool(name string, items []any) *Pool {
 	return &Pool{name: name, items: append([]any(nil), items...)}
 }
 
+var _ expr.Collection = (*Pool)(nil)
+
 // Name returns the pool's name.
 func (p *Pool) Name() string { return p.name }
+
+// Kind returns "pool", for messages.
+func (p *Pool) Kind() string { return "pool" }
+
+// Draw returns a value of the pool chosen with r; ok is false if the pool
+// is empty. pick(pool) in an expression calls it with the user's
+// generator.
+func (p *Pool) Draw(r *rand.Rand) (v any, ok bool) { return p.pick(r) }
 
 // Len returns the number of values in the pool.
 func (p *Pool) Len() int {
@@ -43,7 +54,7 @@ func (p *Pool) Remove(v any) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, x := range p.items {
-		if equal(x, v) {
+		if expr.Equal(x, v) {
 			last := len(p.items) - 1
 			p.items[i] = p.items[last]
 			p.items[last] = nil
@@ -80,51 +91,4 @@ func (p *Pool) Values() []any {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	return append([]any(nil), p.items...)
-}
-
-// equal reports whether two values from expressions are the same: numbers
-// compare by value whatever their Go type, so that an id captured as an int
-// matches one written as 7.0.
-func equal(a, b any) bool {
-	if ia, ok := integer(a); ok {
-		if ib, ok := integer(b); ok {
-			return ia == ib
-		}
-	}
-	if fa, ok := number(a); ok {
-		fb, ok := number(b)
-		return ok && fa == fb
-	}
-	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
-	if ta != tb || ta == nil {
-		return ta == tb
-	}
-	if !ta.Comparable() {
-		return reflect.DeepEqual(a, b)
-	}
-	return a == b
-}
-
-// number returns v as a float64 if it is a number.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	}
-	return 0, false
-}
-
-// integer returns v as an int64 if it is an integer.
-func integer(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int64:
-		return n, true
-	}
-	return 0, false
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
@@ -14,7 +15,7 @@ type program struct {
 	http      httpc.Options
 	cookies   bool   // each user has a cookie jar
 	seed      uint64 // of every random draw
-	funcs     *funcs
+	funcs     *expr.Funcs
 	vars      map[string]any // evaluated
 	pools     map[string]*Pool
 	initial   map[string][]any // the pools' first values
@@ -60,13 +61,13 @@ const (
 type step struct {
 	path   string // for messages, as in scenarios.browse.tasks[2]
 	kind   stepKind
-	when   *expression
+	when   *expr.Expression
 	req    *request
 	expect *expect
 	sleep  Pause
 	steps  []*step
 	repeat int
-	while  *expression
+	while  *expr.Expression
 	// goOn: on_failure: continue, so the iteration goes on past a
 	// failure of this step.
 	goOn bool
@@ -95,20 +96,20 @@ type slot struct {
 // of an expression.
 type assign struct {
 	name string
-	x    *expression
+	x    *expr.Expression
 	pool *Pool
 }
 
 // A compiled request.
 type request struct {
 	method  string
-	url     *template
+	url     *expr.Template
 	query   []keyValue
 	headers []keyValue  // defaults merged in, Content-Type included
 	static  http.Header // all headers, when none has a template
-	json    jsonNode
+	json    expr.JSONNode
 	form    []keyValue
-	body    *template
+	body    *expr.Template
 	timeout time.Duration
 	ep      int // index into program.endpoints
 }
@@ -116,7 +117,7 @@ type request struct {
 // A keyValue is a name and a template of its value.
 type keyValue struct {
 	key string
-	val *template
+	val *expr.Template
 }
 
 // A compiled expectation.
@@ -124,5 +125,5 @@ type expect struct {
 	status      []int
 	contains    []byte
 	maxDuration time.Duration
-	that        []*expression
+	that        []*expr.Expression
 }

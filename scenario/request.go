@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -44,12 +45,12 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 // build renders the request of s into u.req.
 func (u *vuser) build(s *step) error {
 	r := s.req
-	b, err := r.url.render(u.urlBuf[:0], &u.evaluator)
+	b, err := r.url.Render(u.urlBuf[:0], &u.Evaluator)
 	if err != nil {
 		return fmt.Errorf("url: %w", err)
 	}
 	for i, kv := range r.query {
-		v, err := kv.val.String(&u.evaluator, &u.scratch)
+		v, err := kv.val.String(&u.Evaluator, &u.scratch)
 		if err != nil {
 			return fmt.Errorf("query %s: %w", kv.key, err)
 		}
@@ -78,7 +79,7 @@ func (u *vuser) build(s *step) error {
 	if u.req.Header == nil {
 		h := make(http.Header, len(r.headers))
 		for _, kv := range r.headers {
-			v, err := kv.val.String(&u.evaluator, &u.scratch)
+			v, err := kv.val.String(&u.Evaluator, &u.scratch)
 			if err != nil {
 				return fmt.Errorf("header %s: %w", kv.key, err)
 			}
@@ -92,13 +93,13 @@ func (u *vuser) build(s *step) error {
 	u.req.Body = nil
 	switch {
 	case r.json != nil:
-		if u.req.Body, err = r.json.appendTo(make([]byte, 0, 256), &u.evaluator); err != nil {
+		if u.req.Body, err = r.json.AppendTo(make([]byte, 0, 256), &u.Evaluator); err != nil {
 			return fmt.Errorf("json: %w", err)
 		}
 	case len(r.form) > 0:
 		form := url.Values{}
 		for _, kv := range r.form {
-			v, err := kv.val.String(&u.evaluator, &u.scratch)
+			v, err := kv.val.String(&u.Evaluator, &u.scratch)
 			if err != nil {
 				return fmt.Errorf("form %s: %w", kv.key, err)
 			}
@@ -106,7 +107,7 @@ func (u *vuser) build(s *step) error {
 		}
 		u.req.Body = []byte(form.Encode())
 	case r.body != nil:
-		if u.req.Body, err = r.body.render(nil, &u.evaluator); err != nil {
+		if u.req.Body, err = r.body.Render(nil, &u.Evaluator); err != nil {
 			return fmt.Errorf("body: %w", err)
 		}
 	}
@@ -153,7 +154,7 @@ func (u *vuser) check(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
 				return fail(fmt.Errorf("expect %w", err))
 			}
 			if !ok {
-				return fail(fmt.Errorf("expect %s: false", x.src))
+				return fail(fmt.Errorf("expect %s: false", x.Src))
 			}
 		}
 	}
@@ -165,10 +166,10 @@ func (u *vuser) check(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
 
 // setResponse makes the response known to the step's expressions.
 func (u *vuser) setResponse(s *step, smp *metrics.Sample, resp *httpc.Response) {
-	u.env[nameStatus] = resp.Status
-	u.env[nameDuration] = float64(smp.Latency()) / float64(time.Millisecond)
+	u.Env[expr.NameStatus] = resp.Status
+	u.Env[expr.NameDuration] = float64(smp.Latency()) / float64(time.Millisecond)
 	if s.needBody {
-		u.env[nameBody] = string(resp.Body)
+		u.Env[expr.NameBody] = string(resp.Body)
 	}
 	if s.needHeaders {
 		h := make(map[string]string, len(resp.Header))
@@ -177,30 +178,30 @@ func (u *vuser) setResponse(s *step, smp *metrics.Sample, resp *httpc.Response) 
 				h[strings.ToLower(k)] = vs[0]
 			}
 		}
-		u.env[nameHeaders] = h
+		u.Env[expr.NameHeaders] = h
 	}
 	for _, sl := range s.slots {
-		u.env[sl.name] = gjsonValue(gjson.GetBytes(resp.Body, sl.path))
+		u.Env[sl.name] = expr.GJSONValue(gjson.GetBytes(resp.Body, sl.path))
 	}
 	if s.needJSON {
-		v, err := decodeJSON(resp.Body)
+		v, err := expr.DecodeJSON(resp.Body)
 		if err != nil {
 			v = nil
 		}
-		u.env[nameJSON] = v
+		u.Env[expr.NameJSON] = v
 	}
 }
 
 // clearResponse lets the response's values be collected.
 func (u *vuser) clearResponse(s *step) {
 	if s.needBody {
-		u.env[nameBody] = ""
+		u.Env[expr.NameBody] = ""
 	}
 	if s.needJSON {
-		u.env[nameJSON] = nil
+		u.Env[expr.NameJSON] = nil
 	}
 	if s.needHeaders {
-		u.env[nameHeaders] = map[string]string(nil)
+		u.Env[expr.NameHeaders] = map[string]string(nil)
 	}
 }
 

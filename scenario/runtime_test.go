@@ -103,8 +103,8 @@ func TestFlow(t *testing.T) {
 	if r["POST /login"].Requests != 1 || r["items"].Requests != 3 || r["gone"].Failures != 0 || r["raw"].Failures != 0 || res.Totals.Failures != 0 {
 		t.Errorf("rows %+v\nerrors %+v", r, res.Errors)
 	}
-	if u.env["token"] != "tok-1" || u.env["n"] != 3 {
-		t.Errorf("variables %v", u.env)
+	if u.Env["token"] != "tok-1" || u.Env["n"] != 3 {
+		t.Errorf("variables %v", u.Env)
 	}
 	if got := u.p.pools["ids"].Values(); len(got) != 1 || got[0] != 1 {
 		t.Errorf("pool after remove: %v", got)

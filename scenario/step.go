@@ -8,11 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
 // steps compiles a list of steps.
-func (c *compiler) steps(ss []Step, path string, sc *scope) []*step {
+func (c *compiler) steps(ss []Step, path string, sc *expr.Scope) []*step {
 	out := make([]*step, 0, len(ss))
 	for i, s := range ss {
 		out = append(out, c.step(s, fmt.Sprintf("%s[%d]", path, i), sc))
@@ -21,7 +22,7 @@ func (c *compiler) steps(ss []Step, path string, sc *scope) []*step {
 }
 
 // step compiles one step.
-func (c *compiler) step(s Step, path string, sc *scope) *step {
+func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 	st := &step{path: path, sleep: s.Sleep, repeat: s.Repeat}
 	kinds := []string{}
 	if s.Request != nil {
@@ -83,7 +84,7 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 
 	after := sc
 	if st.kind == kindRequest {
-		after = sc.withResponse()
+		after = sc.WithResponse()
 		st.req = c.request(s, path, sc)
 		st.expect = c.expect(s.Expect, path+".expect", after)
 	}
@@ -103,7 +104,7 @@ func (c *compiler) step(s Step, path string, sc *scope) *step {
 // needs works out what the expressions after the request read of the
 // response.
 func (st *step) needs() {
-	var xs []*expression
+	var xs []*expr.Expression
 	if st.expect != nil {
 		xs = append(xs, st.expect.that...)
 		st.keepBody = len(st.expect.contains) > 0
@@ -117,22 +118,22 @@ func (st *step) needs() {
 		if x == nil {
 			continue
 		}
-		for _, path := range x.slots {
-			sl := slot{path: path, name: slotPrefix + path}
+		for _, path := range x.Slots {
+			sl := slot{path: path, name: expr.SlotPrefix + path}
 			if !slices.Contains(st.slots, sl) {
 				st.slots = append(st.slots, sl)
 			}
 		}
-		st.needJSON = st.needJSON || slices.Contains(x.uses, nameJSON)
-		st.needBody = st.needBody || slices.Contains(x.uses, nameBody)
-		st.needHeaders = st.needHeaders || slices.Contains(x.uses, nameHeaders)
+		st.needJSON = st.needJSON || slices.Contains(x.Uses, expr.NameJSON)
+		st.needBody = st.needBody || slices.Contains(x.Uses, expr.NameBody)
+		st.needHeaders = st.needHeaders || slices.Contains(x.Uses, expr.NameHeaders)
 	}
 	st.keepBody = st.keepBody || st.needJSON || st.needBody || len(st.slots) > 0
 }
 
 // expr compiles an expression at path.
-func (c *compiler) expr(src, path string, sc *scope) *expression {
-	x, err := c.f.compileExpr(src, sc)
+func (c *compiler) expr(src, path string, sc *expr.Scope) *expr.Expression {
+	x, err := c.f.Compile(src, sc)
 	if err != nil {
 		c.report(path, err)
 		return nil
@@ -142,18 +143,18 @@ func (c *compiler) expr(src, path string, sc *scope) *expression {
 }
 
 // use notes the names x reads, for the current scenario.
-func (c *compiler) use(x *expression) {
+func (c *compiler) use(x *expr.Expression) {
 	if c.uses == nil {
 		return
 	}
-	for _, n := range x.uses {
+	for _, n := range x.Uses {
 		c.uses[n] = true
 	}
 }
 
 // template compiles a template at path.
-func (c *compiler) template(src, path string, sc *scope) *template {
-	t, err := c.f.compileTemplate(src, sc)
+func (c *compiler) template(src, path string, sc *expr.Scope) *expr.Template {
+	t, err := c.f.CompileTemplate(src, sc)
 	if err != nil {
 		c.report(path, err)
 		return nil
@@ -162,17 +163,15 @@ func (c *compiler) template(src, path string, sc *scope) *template {
 	return t
 }
 
-func (c *compiler) useTemplate(t *template) {
-	for _, p := range t.parts {
-		if p.x != nil {
-			c.use(p.x)
-		}
+func (c *compiler) useTemplate(t *expr.Template) {
+	for _, x := range t.Expressions() {
+		c.use(x)
 	}
 }
 
 // assigns compiles the variables or pools of a capture, set, append or
 // remove.
-func (c *compiler) assigns(m map[string]string, path string, sc *scope, pools bool) []assign {
+func (c *compiler) assigns(m map[string]string, path string, sc *expr.Scope, pools bool) []assign {
 	var out []assign
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		p := path + "." + name
@@ -192,7 +191,7 @@ func (c *compiler) assigns(m map[string]string, path string, sc *scope, pools bo
 }
 
 // request compiles the request of step s.
-func (c *compiler) request(s Step, path string, sc *scope) *request {
+func (c *compiler) request(s Step, path string, sc *expr.Scope) *request {
 	r := s.Request
 	out := &request{method: strings.ToUpper(r.Method), timeout: r.Timeout}
 	if !httpc.ValidToken(r.Method) {
@@ -212,17 +211,17 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 	default:
 		c.fail(path+".url", "the URL %q is neither a path starting with / nor an absolute http:// or https:// URL", "write /path, relative to target, or http://host/path", r.URL)
 	}
-	if t, err := c.f.compileURL(raw, sc); err != nil {
+	if t, err := c.f.CompileURL(raw, sc); err != nil {
 		// Offsets count from the URL as written, not with the target.
-		var ee *exprError
+		var ee *expr.Error
 		if errors.As(err, &ee) {
-			ee.offset -= len(raw) - len(r.URL)
+			ee.Offset -= len(raw) - len(r.URL)
 		}
 		c.report(path+".url", err)
 	} else {
 		c.useTemplate(t)
 		out.url = t
-		if u, ok := t.constant(); ok {
+		if u, ok := t.Constant(); ok {
 			if err := httpc.CheckURL(u); err != nil {
 				c.fail(path+".url", "%v", "write /path, relative to target, or http://host:port/path", strings.TrimPrefix(err.Error(), "request URL "))
 			}
@@ -247,7 +246,7 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 	switch {
 	case r.JSON != nil:
 		headers["Content-Type"] = "application/json"
-		out.json = c.f.compileJSON(r.JSON, sc, path+".json", func(p string, err error) { c.report(p, err) })
+		out.json = c.f.CompileJSON(r.JSON, sc, path+".json", func(p string, err error) { c.report(p, err) })
 	case len(r.Form) > 0:
 		headers["Content-Type"] = "application/x-www-form-urlencoded"
 		out.form = c.keyValues(r.Form, path+".form", sc)
@@ -272,7 +271,7 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 	}
 	out.static = http.Header{}
 	for _, kv := range out.headers {
-		v, ok := kv.val.constant()
+		v, ok := kv.val.Constant()
 		if !ok {
 			out.static = nil
 			continue
@@ -292,7 +291,7 @@ func (c *compiler) request(s Step, path string, sc *scope) *request {
 func validHeader(k string) bool { return httpc.ValidToken(k) }
 
 // keyValues compiles the templates of the values of m, sorted by key.
-func (c *compiler) keyValues(m map[string]string, path string, sc *scope) []keyValue {
+func (c *compiler) keyValues(m map[string]string, path string, sc *expr.Scope) []keyValue {
 	var out []keyValue
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if t := c.template(m[k], path+"."+k, sc); t != nil {
@@ -351,7 +350,7 @@ func cutQuery(u string) string {
 }
 
 // expect compiles an expectation.
-func (c *compiler) expect(e *Expect, path string, sc *scope) *expect {
+func (c *compiler) expect(e *Expect, path string, sc *expr.Scope) *expect {
 	if e == nil {
 		return nil
 	}

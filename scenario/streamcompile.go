@@ -10,6 +10,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/protocol/sse"
 	"github.com/surge-load/surge/protocol/ws"
 )
@@ -28,11 +29,11 @@ type streamClients struct {
 type sseStep struct {
 	hold, idle    time.Duration
 	events        int64
-	until         *expression
-	lastID        *template
+	until         *expr.Expression
+	lastID        *expr.Template
 	reconnect     bool
 	maxReconnects int
-	sentAt        *expression
+	sentAt        *expr.Expression
 	sentAtPath    string // sentAt is json.PATH, read without decoding the event
 	sentAtFast    func([]byte) (time.Time, bool)
 	unit          time.Duration
@@ -48,9 +49,9 @@ type wsStep struct {
 // A compiled WebSocket action.
 type wsAction struct {
 	path    string
-	send    *template
-	json    jsonNode
-	await   *expression
+	send    *expr.Template
+	json    expr.JSONNode
+	await   *expr.Expression
 	timeout time.Duration
 	ep      int // the row of an await
 	capture []assign
@@ -65,19 +66,19 @@ type needs struct {
 }
 
 // needsOf works out what xs read.
-func needsOf(xs ...*expression) needs {
+func needsOf(xs ...*expr.Expression) needs {
 	var n needs
 	for _, x := range xs {
 		if x == nil {
 			continue
 		}
-		for _, path := range x.slots {
-			if sl := (slot{path: path, name: slotPrefix + path}); !slices.Contains(n.slots, sl) {
+		for _, path := range x.Slots {
+			if sl := (slot{path: path, name: expr.SlotPrefix + path}); !slices.Contains(n.slots, sl) {
 				n.slots = append(n.slots, sl)
 			}
 		}
-		n.json = n.json || slices.Contains(x.uses, nameJSON)
-		n.body = n.body || slices.Contains(x.uses, nameBody)
+		n.json = n.json || slices.Contains(x.Uses, expr.NameJSON)
+		n.body = n.body || slices.Contains(x.Uses, expr.NameBody)
 	}
 	return n
 }
@@ -116,7 +117,7 @@ func (c *compiler) streamVars(s Step, path string, vars []string) []string {
 
 // streamStep compiles the SSE or WebSocket part of s and returns the scope
 // of the step's Capture, Append and Remove.
-func (c *compiler) streamStep(s Step, st *step, path string, sc *scope) *scope {
+func (c *compiler) streamStep(s Step, st *step, path string, sc *expr.Scope) *expr.Scope {
 	if st.kind == kindSSE {
 		return c.sseStep(s, st, path+".sse", sc)
 	}
@@ -124,7 +125,7 @@ func (c *compiler) streamStep(s Step, st *step, path string, sc *scope) *scope {
 }
 
 // streamRequest compiles the HTTP request that opens a stream into st.req.
-func (c *compiler) streamRequest(st *step, name, method, url string, headers map[string]string, body string, timeout time.Duration, path string, sc *scope) {
+func (c *compiler) streamRequest(st *step, name, method, url string, headers map[string]string, body string, timeout time.Duration, path string, sc *expr.Scope) {
 	if url == "" {
 		c.fail(path+".url", "the step has no URL", "give it one, such as url: /api/v1/events")
 	}
@@ -137,7 +138,7 @@ var timeUnits = map[string]time.Duration{"": time.Nanosecond, "ns": time.Nanosec
 // jsonPathRE matches an expression that is a simple path into json.
 var jsonPathRE = regexp.MustCompile(`^\s*json((\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+)\s*$`)
 
-func (c *compiler) sseStep(s Step, st *step, path string, sc *scope) *scope {
+func (c *compiler) sseStep(s Step, st *step, path string, sc *expr.Scope) *expr.Scope {
 	e := s.SSE
 	method := e.Method
 	if method == "" {
@@ -165,11 +166,11 @@ func (c *compiler) sseStep(s Step, st *step, path string, sc *scope) *scope {
 	if !ok {
 		c.fail(path+".sent_at_unit", "%q is not a unit of time", "use ns, us, ms or s", e.SentAtUnit)
 	}
-	if _, taken := sc.types[nameEvent]; taken {
+	if _, taken := sc.Types[nameEvent]; taken {
 		c.fail(path, "%s is a variable here, and an sse step calls its event so", "rename the variable", nameEvent)
 	}
-	after := sc.withResponse()
-	after.types[nameEvent] = types.TypeOf(map[string]any(nil))
+	after := sc.WithResponse()
+	after.Types[nameEvent] = types.TypeOf(map[string]any(nil))
 	ss := &sseStep{hold: e.Hold, idle: e.IdleTimeout, events: int64(e.Events), reconnect: e.Reconnect, maxReconnects: e.MaxReconnects, unit: unit}
 	if e.Until != "" {
 		ss.until = c.expr(e.Until, path+".until", after)
@@ -179,9 +180,9 @@ func (c *compiler) sseStep(s Step, st *step, path string, sc *scope) *scope {
 	}
 	if e.SentAt != "" {
 		ss.sentAt = c.expr(e.SentAt, path+".sent_at", after)
-		if m := jsonPathRE.FindStringSubmatch(e.SentAt); m != nil && ss.sentAt != nil && len(ss.sentAt.slots) == 1 {
+		if m := jsonPathRE.FindStringSubmatch(e.SentAt); m != nil && ss.sentAt != nil && len(ss.sentAt.Slots) == 1 {
 			p := strings.NewReplacer("[", ".", "]", "").Replace(strings.TrimPrefix(m[1], "."))
-			if p == ss.sentAt.slots[0] {
+			if p == ss.sentAt.Slots[0] {
 				ss.sentAtPath = p
 				ss.sentAtFast = sse.JSONTime(p, unit)
 			}
@@ -199,7 +200,7 @@ func (c *compiler) sseStep(s Step, st *step, path string, sc *scope) *scope {
 	return after
 }
 
-func (c *compiler) wsStep(s Step, st *step, path string, sc *scope) *scope {
+func (c *compiler) wsStep(s Step, st *step, path string, sc *expr.Scope) *expr.Scope {
 	e := s.WebSocket
 	name := s.Name
 	if name == "" {
@@ -218,7 +219,7 @@ func (c *compiler) wsStep(s Step, st *step, path string, sc *scope) *scope {
 	if len(e.Actions) == 0 {
 		c.fail(path+".actions", "the WebSocket has no actions", "add some, such as actions: [{send: hello}, {await: body == 'hello'}]")
 	}
-	after := sc.withResponse()
+	after := sc.WithResponse()
 	w := &wsStep{closeCode: e.CloseCode}
 	if w.closeCode == 0 {
 		w.closeCode = 1000
@@ -233,7 +234,7 @@ func (c *compiler) wsStep(s Step, st *step, path string, sc *scope) *scope {
 		}
 		if a.JSON != nil {
 			kinds = append(kinds, "send_json")
-			wa.json = c.f.compileJSON(a.JSON, sc, p+".send_json", func(p string, err error) { c.report(p, err) })
+			wa.json = c.f.CompileJSON(a.JSON, sc, p+".send_json", func(p string, err error) { c.report(p, err) })
 		}
 		if a.Await != "" {
 			kinds = append(kinds, "await")
@@ -264,7 +265,7 @@ func (c *compiler) wsStep(s Step, st *step, path string, sc *scope) *scope {
 			}
 		}
 		wa.capture = c.assigns(a.Capture, p+".capture", after, false)
-		xs := []*expression{wa.await}
+		xs := []*expr.Expression{wa.await}
 		for _, as := range wa.capture {
 			xs = append(xs, as.x)
 		}

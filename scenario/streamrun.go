@@ -10,6 +10,7 @@ import (
 
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/sse"
 	"github.com/surge-load/surge/protocol/ws"
@@ -60,11 +61,11 @@ func (u *vuser) bindStreams() {
 	us.sentAt = func(data []byte) (time.Time, bool) {
 		ss := us.step.sse
 		u.setEvent(ss.perEvent, 200, nil, nil, data, us.n)
-		v, err := u.eval(ss.sentAt)
+		v, err := u.Eval(ss.sentAt)
 		if err != nil {
 			return time.Time{}, false
 		}
-		f, ok := toFloat(v)
+		f, ok := expr.Number(v)
 		if !ok {
 			return time.Time{}, false
 		}
@@ -74,11 +75,11 @@ func (u *vuser) bindStreams() {
 
 // setEvent makes an event known to the expressions, as needs says.
 func (u *vuser) setEvent(n needs, status int, typ, id, data []byte, count int64) {
-	u.env[nameStatus] = status
+	u.Env[expr.NameStatus] = status
 	if len(typ) == 0 {
 		typ = []byte("message")
 	}
-	u.env[nameEvent] = map[string]any{"type": string(typ), "id": string(id), "data": string(data), "n": int(count)}
+	u.Env[nameEvent] = map[string]any{"type": string(typ), "id": string(id), "data": string(data), "n": int(count)}
 	u.setMessage(n, data)
 }
 
@@ -86,25 +87,25 @@ func (u *vuser) setEvent(n needs, status int, typ, id, data []byte, count int64)
 // json, as n says.
 func (u *vuser) setMessage(n needs, data []byte) {
 	if n.body {
-		u.env[nameBody] = string(data)
+		u.Env[expr.NameBody] = string(data)
 	}
 	for _, sl := range n.slots {
-		u.env[sl.name] = gjsonValue(gjson.GetBytes(data, sl.path))
+		u.Env[sl.name] = expr.GJSONValue(gjson.GetBytes(data, sl.path))
 	}
 	if n.json {
-		v, err := decodeJSON(data)
+		v, err := expr.DecodeJSON(data)
 		if err != nil {
 			v = nil
 		}
-		u.env[nameJSON] = v
+		u.Env[expr.NameJSON] = v
 	}
 }
 
 // clearMessage lets the values of an event or message be collected.
 func (u *vuser) clearMessage() {
-	u.env[nameBody] = ""
-	u.env[nameJSON] = nil
-	delete(u.env, nameEvent)
+	u.Env[expr.NameBody] = ""
+	u.Env[expr.NameJSON] = nil
+	delete(u.Env, nameEvent)
 }
 
 // buildFailed records a stream step whose request could not be built.
@@ -136,7 +137,7 @@ func (u *vuser) sse(ctx context.Context, s *step) bool {
 	*r = sse.Request{Method: u.req.Method, URL: u.req.URL, Header: u.req.Header, Body: u.req.Body, Timeout: u.req.Timeout,
 		Hold: ss.hold, Events: ss.events, IdleTimeout: ss.idle, Reconnect: ss.reconnect, MaxReconnects: ss.maxReconnects}
 	if ss.lastID != nil {
-		id, err := ss.lastID.String(&u.evaluator, &u.scratch)
+		id, err := ss.lastID.String(&u.Evaluator, &u.scratch)
 		if err != nil {
 			return u.buildFailed(s, fmt.Errorf("last_event_id: %w", err))
 		}
@@ -212,13 +213,13 @@ func (u *vuser) ws(ctx context.Context, s *step) bool {
 		switch {
 		case a.send != nil:
 			var b []byte
-			if b, err = a.send.render(nil, &u.evaluator); err != nil {
+			if b, err = a.send.Render(nil, &u.Evaluator); err != nil {
 				return u.scriptError(a.path+".send", err)
 			}
 			lastSend, err = time.Now(), conn.Send(ctx, b)
 		case a.json != nil:
 			var b []byte
-			if b, err = a.json.appendTo(nil, &u.evaluator); err != nil {
+			if b, err = a.json.AppendTo(nil, &u.Evaluator); err != nil {
 				return u.scriptError(a.path+".send_json", err)
 			}
 			lastSend, err = time.Now(), conn.Send(ctx, b)
@@ -237,8 +238,8 @@ func (u *vuser) ws(ctx context.Context, s *step) bool {
 	if !hasEffects(s) {
 		return true
 	}
-	u.env[nameStatus] = 101
-	u.env[nameDuration] = float64(us.lastRTT) / float64(time.Millisecond)
+	u.Env[expr.NameStatus] = 101
+	u.Env[expr.NameDuration] = float64(us.lastRTT) / float64(time.Millisecond)
 	u.setMessage(stepNeeds(s), us.lastMsg)
 	err = u.effects(s)
 	u.clearMessage()
@@ -261,9 +262,9 @@ func (u *vuser) await(ctx context.Context, conn *ws.Conn, a *wsAction, lastSend 
 	}
 	var evalErr error
 	setEnv := func(msg []byte) {
-		u.env[nameStatus] = 101
+		u.Env[expr.NameStatus] = 101
 		if !lastSend.IsZero() {
-			u.env[nameDuration] = float64(time.Since(lastSend)) / float64(time.Millisecond)
+			u.Env[expr.NameDuration] = float64(time.Since(lastSend)) / float64(time.Millisecond)
 		}
 		u.setMessage(a.needs, msg)
 	}
@@ -292,30 +293,13 @@ func (u *vuser) await(ctx context.Context, conn *ws.Conn, a *wsAction, lastSend 
 	}
 	for _, as := range a.capture {
 		setEnv(msg)
-		v, err := u.eval(as.x)
+		v, err := u.Eval(as.x)
 		if err != nil {
 			u.clearMessage()
 			return false, u.scriptError(a.path+".capture."+as.name, err)
 		}
-		u.env[as.name] = v
+		u.Env[as.name] = v
 	}
 	u.clearMessage()
 	return true, true
-}
-
-// toFloat returns the number v holds.
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
-	case uint64:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	}
-	return 0, false
 }

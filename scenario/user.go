@@ -8,6 +8,7 @@ import (
 
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/expr"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -15,7 +16,7 @@ import (
 // A vuser is a virtual user running a compiled scenario: its variables, its
 // own HTTP client, and the shard its samples go to.
 type vuser struct {
-	evaluator
+	expr.Evaluator
 	p      *program
 	sc     *compiled // nil for the setup
 	id     int
@@ -45,7 +46,7 @@ func (u *vuser) Close() { u.tr.Close() }
 // Iterate runs one iteration: the user's start steps if they have not run
 // yet, then one task picked by weight, or the flow.
 func (u *vuser) Iterate(ctx context.Context, it executor.Iteration) {
-	u.env[nameIter] = int(it.N)
+	u.Env[expr.NameIter] = int(it.N)
 	u.intended = it.LatencyFrom()
 	if !u.started {
 		if !u.steps(ctx, u.sc.onStart) {
@@ -167,14 +168,14 @@ func (u *vuser) group(ctx context.Context, s *step) bool {
 }
 
 // cond evaluates a condition.
-func (u *vuser) cond(x *expression) (bool, error) {
-	v, err := u.eval(x)
+func (u *vuser) cond(x *expr.Expression) (bool, error) {
+	v, err := u.Eval(x)
 	if err != nil {
 		return false, err
 	}
-	ok, err := isTrue(v)
+	ok, err := expr.IsTrue(v)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", x.src, err)
+		return false, fmt.Errorf("%s: %w", x.Src, err)
 	}
 	return ok, nil
 }
@@ -183,15 +184,15 @@ func (u *vuser) cond(x *expression) (bool, error) {
 func (u *vuser) effects(s *step) error {
 	for _, as := range [][]assign{s.capture, s.set} {
 		for _, a := range as {
-			v, err := u.eval(a.x)
+			v, err := u.Eval(a.x)
 			if err != nil {
 				return fmt.Errorf("%s: %w", a.name, err)
 			}
-			u.env[a.name] = v
+			u.Env[a.name] = v
 		}
 	}
 	for _, a := range s.append {
-		v, err := u.eval(a.x)
+		v, err := u.Eval(a.x)
 		if err != nil {
 			return fmt.Errorf("append to %s: %w", a.name, err)
 		}
@@ -200,7 +201,7 @@ func (u *vuser) effects(s *step) error {
 		}
 	}
 	for _, a := range s.remove {
-		v, err := u.eval(a.x)
+		v, err := u.Eval(a.x)
 		if err != nil {
 			return fmt.Errorf("remove from %s: %w", a.name, err)
 		}

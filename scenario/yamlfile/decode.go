@@ -10,6 +10,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/surge-load/surge/internal/suggest"
 	"github.com/surge-load/surge/scenario"
 )
 
@@ -295,7 +296,7 @@ func (d *decoder) mapping(n ast.Node, path string, known []string, what string) 
 	for _, mv := range ps {
 		k := keyOf(mv)
 		if known != nil && !contains(known, k) {
-			fix := scenario.DidYouMean(k, known)
+			fix := suggest.DidYouMean(k, known)
 			if fix == "" {
 				fix = "the keys of " + what + " are " + strings.Join(known, ", ")
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
+	"github.com/surge-load/surge/internal/suggest"
 	"github.com/surge-load/surge/scenario"
 )
 
@@ -171,7 +172,7 @@ func (d *decoder) data(n ast.Node) map[string]scenario.Data {
 
 // fixOr suggests the candidate closest to s, or says fix.
 func fixOr(s string, candidates []string, fix string) string {
-	if m := scenario.DidYouMean(s, candidates); m != "" {
+	if m := suggest.DidYouMean(s, candidates); m != "" {
 		return m
 	}
 	return fix

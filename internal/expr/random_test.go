@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"fmt"
@@ -13,14 +13,14 @@ import (
 // draws evaluates src n times with a generator seeded with seed.
 func draws(t *testing.T, src string, n int, seed uint64) []any {
 	t.Helper()
-	x, err := newFuncs(nil).compileExpr(src, &scope{types: types.Map{}})
+	x, err := NewFuncs(nil).Compile(src, &Scope{Types: types.Map{}})
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
-	e := &evaluator{env: map[string]any{rngName: newRand(seed, 0, 0)}}
+	e := &Evaluator{Env: map[string]any{RandVar: NewRand(seed, 0, 0)}}
 	out := make([]any, n)
 	for i := range out {
-		if out[i], err = e.eval(x); err != nil {
+		if out[i], err = e.Eval(x); err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
 	}
@@ -30,7 +30,7 @@ func draws(t *testing.T, src string, n int, seed uint64) []any {
 func floatsOf(vs []any) []float64 {
 	out := make([]float64, len(vs))
 	for i, v := range vs {
-		out[i], _ = number(v)
+		out[i], _ = Number(v)
 	}
 	return out
 }
@@ -161,15 +161,15 @@ func TestPickw(t *testing.T) {
 // user draws the same values, and that any of the three changes them.
 func TestSeedRepeats(t *testing.T) {
 	src := `[randInt(1, 1000000), normal(0, 1), zipf(100, 1), pickw([1, 2], [1, 1]), uuid(), exponential(1), randFloat(0, 1)]`
-	x, err := newFuncs(nil).compileExpr(src, &scope{types: types.Map{}})
+	x, err := NewFuncs(nil).Compile(src, &Scope{Types: types.Map{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func(seed uint64, sc, id int) string {
-		e := &evaluator{env: map[string]any{rngName: newRand(seed, sc, id)}}
+		e := &Evaluator{Env: map[string]any{RandVar: NewRand(seed, sc, id)}}
 		var b strings.Builder
 		for range 20 {
-			v, err := e.eval(x)
+			v, err := e.Eval(x)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,18 +189,18 @@ func TestSeedRepeats(t *testing.T) {
 }
 
 func TestRandomErrors(t *testing.T) {
-	f := newFuncs(nil)
+	f := NewFuncs(nil)
 	for src, want := range map[string]string{
 		"normal(1)":          "normal takes 2 argument(s), not 1; call it as normal(mean, sd)",
 		"zipf(10)":           "zipf takes 2 argument(s), not 1; call it as zipf(n, s), a rank from 1 to n",
 		"pickw([1], [1], 2)": "pickw takes 2 argument(s), not 3",
 	} {
-		_, err := f.compileExpr(src, &scope{types: types.Map{}})
-		if err == nil || !strings.Contains(err.Error()+"; "+err.(*exprError).fix, want) {
+		_, err := f.Compile(src, &Scope{Types: types.Map{}})
+		if err == nil || !strings.Contains(err.Error()+"; "+err.(*Error).Fix, want) {
 			t.Errorf("%s: %v, want %q", src, err, want)
 		}
 	}
-	e := &evaluator{env: map[string]any{rngName: newRand(1, 0, 0)}}
+	e := &Evaluator{Env: map[string]any{RandVar: NewRand(1, 0, 0)}}
 	for src, want := range map[string]string{
 		"zipf(0, 1)":                "want n of 1 or more",
 		"zipf(10, 0)":               "s above 0",
@@ -210,11 +210,11 @@ func TestRandomErrors(t *testing.T) {
 		`pickw(["a", "b"], [0, 0])`: "add up to 0",
 		`pickw(["a"], [-1])`:        "negative",
 	} {
-		x, err := f.compileExpr(src, &scope{types: types.Map{}})
+		x, err := f.Compile(src, &Scope{Types: types.Map{}})
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		if _, err := e.eval(x); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := e.Eval(x); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", src, err, want)
 		}
 	}

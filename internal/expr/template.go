@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"errors"
@@ -15,33 +15,33 @@ import (
 // "/folders/{{ pick(folders) }}?size=10". It is split once, when the plan
 // is compiled, into literal text and compiled expressions, so rendering it
 // only runs the expressions and appends.
-type template struct {
-	src   string
+type Template struct {
+	Src   string
 	parts []part
 	// whole is set when the template is one expression and nothing else:
 	// its value keeps its type where a type can be kept, in JSON.
-	whole *expression
+	Whole *Expression
 }
 
 // A part of a template: literal text, or an expression whose value is
 // escaped with esc, if esc is not nil.
 type part struct {
 	lit string
-	x   *expression
+	x   *Expression
 	esc func(string) string
 }
 
 // An evaluator runs expressions for one virtual user.
-type evaluator struct {
-	vm  vm.VM
-	env map[string]any
+type Evaluator struct {
+	VM  vm.VM
+	Env map[string]any
 }
 
-func (e *evaluator) eval(x *expression) (any, error) { return x.run(&e.vm, e.env) }
+func (e *Evaluator) Eval(x *Expression) (any, error) { return x.run(&e.VM, e.Env) }
 
 // compileTemplate splits src and compiles its expressions in scope sc.
-func (f *funcs) compileTemplate(src string, sc *scope) (*template, error) {
-	t := &template{src: src}
+func (f *Funcs) CompileTemplate(src string, sc *Scope) (*Template, error) {
+	t := &Template{Src: src}
 	rest, off := src, 0
 	for rest != "" {
 		i := strings.Index(rest, "{{")
@@ -54,15 +54,15 @@ func (f *funcs) compileTemplate(src string, sc *scope) (*template, error) {
 		}
 		j := strings.Index(rest[i+2:], "}}")
 		if j < 0 {
-			return nil, &exprError{offset: off + i, msg: "{{ is not closed", fix: "end the expression with }}"}
+			return nil, &Error{Offset: off + i, Msg: "{{ is not closed", Fix: "end the expression with }}"}
 		}
 		code := rest[i+2 : i+2+j]
-		x, err := f.compileExpr(strings.TrimSpace(code), sc)
+		x, err := f.Compile(strings.TrimSpace(code), sc)
 		if err != nil {
-			var ee *exprError
+			var ee *Error
 			if errors.As(err, &ee) {
 				lead := len(code) - len(strings.TrimLeft(code, " \t\r\n"))
-				ee.offset += off + i + 2 + lead
+				ee.Offset += off + i + 2 + lead
 			}
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func (f *funcs) compileTemplate(src string, sc *scope) (*template, error) {
 		rest, off = rest[i+2+j+2:], off+i+2+j+2
 	}
 	if len(t.parts) == 1 && t.parts[0].x != nil {
-		t.whole = t.parts[0].x
+		t.Whole = t.parts[0].x
 	}
 	return t, nil
 }
@@ -78,8 +78,8 @@ func (f *funcs) compileTemplate(src string, sc *scope) (*template, error) {
 // compileURL compiles a URL template. Expression values are escaped for
 // the part of the URL they land in: path or query. An expression that
 // starts the URL, as in "{{ base }}/users", is inserted as it is.
-func (f *funcs) compileURL(src string, sc *scope) (*template, error) {
-	t, err := f.compileTemplate(src, sc)
+func (f *Funcs) CompileURL(src string, sc *Scope) (*Template, error) {
+	t, err := f.CompileTemplate(src, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (f *funcs) compileURL(src string, sc *scope) (*template, error) {
 }
 
 // constant returns the template's text if it has no expressions.
-func (t *template) constant() (string, bool) {
+func (t *Template) Constant() (string, bool) {
 	var b strings.Builder
 	for _, p := range t.parts {
 		if p.x != nil {
@@ -112,25 +112,25 @@ func (t *template) constant() (string, bool) {
 }
 
 // render appends the template's text to b.
-func (t *template) render(b []byte, e *evaluator) ([]byte, error) {
+func (t *Template) Render(b []byte, e *Evaluator) ([]byte, error) {
 	for _, p := range t.parts {
 		if p.x == nil {
 			b = append(b, p.lit...)
 			continue
 		}
-		v, err := e.eval(p.x)
+		v, err := e.Eval(p.x)
 		if err != nil {
 			return b, err
 		}
 		if p.esc == nil {
 			if b, err = appendText(b, v); err != nil {
-				return b, fmt.Errorf("{{ %s }}: %w", p.x.src, err)
+				return b, fmt.Errorf("{{ %s }}: %w", p.x.Src, err)
 			}
 			continue
 		}
-		s, err := text(v)
+		s, err := Text(v)
 		if err != nil {
-			return b, fmt.Errorf("{{ %s }}: %w", p.x.src, err)
+			return b, fmt.Errorf("{{ %s }}: %w", p.x.Src, err)
 		}
 		b = append(b, p.esc(s)...)
 	}
@@ -138,11 +138,11 @@ func (t *template) render(b []byte, e *evaluator) ([]byte, error) {
 }
 
 // String renders the template to a string.
-func (t *template) String(e *evaluator, buf *[]byte) (string, error) {
-	if s, ok := t.constant(); ok {
+func (t *Template) String(e *Evaluator, buf *[]byte) (string, error) {
+	if s, ok := t.Constant(); ok {
 		return s, nil
 	}
-	b, err := t.render((*buf)[:0], e)
+	b, err := t.Render((*buf)[:0], e)
 	*buf = b
 	return string(b), err
 }
@@ -160,15 +160,15 @@ func appendText(b []byte, v any) ([]byte, error) {
 	case time.Duration:
 		return append(b, x.String()...), nil
 	case int, int64, float64, bool:
-		return appendJSON(b, x)
+		return AppendJSON(b, x)
 	case fmt.Stringer:
 		return append(b, x.String()...), nil
 	}
-	return appendJSON(b, v)
+	return AppendJSON(b, v)
 }
 
 // text returns the text form of v.
-func text(v any) (string, error) {
+func Text(v any) (string, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
@@ -177,4 +177,15 @@ func text(v any) (string, error) {
 	}
 	b, err := appendText(nil, v)
 	return string(b), err
+}
+
+// Expressions returns the expressions of t, in order.
+func (t *Template) Expressions() []*Expression {
+	var xs []*Expression
+	for _, p := range t.parts {
+		if p.x != nil {
+			xs = append(xs, p.x)
+		}
+	}
+	return xs
 }

@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // decodeJSON decodes b into maps, slices, strings, booleans, nil and
 // numbers: an int when the number is an integer that fits, a float64
 // otherwise, so that ids keep every digit.
-func decodeJSON(b []byte) (any, error) {
+func DecodeJSON(b []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
@@ -23,21 +23,21 @@ func decodeJSON(b []byte) (any, error) {
 	if d.More() {
 		return nil, fmt.Errorf("more than one JSON value")
 	}
-	return numbers(v), nil
+	return Numbers(v), nil
 }
 
 // numbers replaces the json.Numbers in v.
-func numbers(v any) any {
+func Numbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		return parseNumber(string(x))
 	case map[string]any:
 		for k, e := range x {
-			x[k] = numbers(e)
+			x[k] = Numbers(e)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = numbers(e)
+			x[i] = Numbers(e)
 		}
 	}
 	return v
@@ -52,7 +52,7 @@ func parseNumber(s string) any {
 }
 
 // gjsonValue converts a gjson result to the value decodeJSON would give.
-func gjsonValue(r gjson.Result) any {
+func GJSONValue(r gjson.Result) any {
 	switch r.Type {
 	case gjson.String:
 		return r.Str
@@ -63,7 +63,7 @@ func gjsonValue(r gjson.Result) any {
 	case gjson.False:
 		return false
 	case gjson.JSON:
-		v, err := decodeJSON([]byte(r.Raw))
+		v, err := DecodeJSON([]byte(r.Raw))
 		if err != nil {
 			return nil
 		}
@@ -73,12 +73,12 @@ func gjsonValue(r gjson.Result) any {
 }
 
 // appendJSON appends v encoded as JSON.
-func appendJSON(b []byte, v any) ([]byte, error) {
+func AppendJSON(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONString(b, x), nil
+		return AppendJSONString(b, x), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case int:
@@ -105,7 +105,7 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 }
 
 // appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0

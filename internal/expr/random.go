@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 
 // rngName is the variable holding the user's generator. No expression can
 // name it: identifiers cannot start with $.
-const rngName = "$rng"
+const RandVar = "$rng"
 
 var rngType = typeOf((*rand.Rand)(nil))
 
@@ -40,7 +40,7 @@ var randomFuncs = map[string]struct {
 
 // newRand returns the generator of user id of scenario sc (-1 for the
 // setup and for values compiled with the plan) in a run seeded with seed.
-func newRand(seed uint64, sc, id int) *rand.Rand {
+func NewRand(seed uint64, sc, id int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(sc)<<32^uint64(uint32(id))))
 }
 
@@ -61,16 +61,16 @@ func (rngArg) Visit(node *ast.Node) {
 		return
 	}
 	if len(c.Arguments) > 0 {
-		if a, ok := c.Arguments[0].(*ast.IdentifierNode); ok && a.Value == rngName {
+		if a, ok := c.Arguments[0].(*ast.IdentifierNode); ok && a.Value == RandVar {
 			return // patched already
 		}
 	}
-	c.Arguments = append([]ast.Node{&ast.IdentifierNode{Value: rngName}}, c.Arguments...)
+	c.Arguments = append([]ast.Node{&ast.IdentifierNode{Value: RandVar}}, c.Arguments...)
 }
 
 // checkRandomCall checks the number of arguments of a call of randomFuncs
 // as written, so that the hidden argument never shows in a message.
-func checkRandomCall(name string, call *ast.CallNode, at func(ast.Node) int) *exprError {
+func checkRandomCall(name string, call *ast.CallNode, at func(ast.Node) int) *Error {
 	f, ok := randomFuncs[name]
 	if !ok {
 		return nil
@@ -80,8 +80,8 @@ func checkRandomCall(name string, call *ast.CallNode, at func(ast.Node) int) *ex
 			return nil
 		}
 	}
-	return &exprError{offset: at(call), msg: fmt.Sprintf("%s takes %d argument(s), not %d", name, f.args[0], len(call.Arguments)),
-		fix: "call it as " + f.usage}
+	return &Error{Offset: at(call), Msg: fmt.Sprintf("%s takes %d argument(s), not %d", name, f.args[0], len(call.Arguments)),
+		Fix: "call it as " + f.usage}
 }
 
 // userRand returns the generator passed as a hidden first argument.
@@ -98,9 +98,9 @@ func userRand(args []any) (*rand.Rand, error) {
 func floats(name string, args []any, from int) ([]float64, error) {
 	out := make([]float64, 0, len(args)-from)
 	for _, a := range args[from:] {
-		x, ok := number(a)
+		x, ok := Number(a)
 		if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s: %v (%s) is not a finite number", name, a, kindOf(a))
+			return nil, fmt.Errorf("%s: %v (%s) is not a finite number", name, a, KindOf(a))
 		}
 		out = append(out, x)
 	}
@@ -187,7 +187,7 @@ func fnPickw(args ...any) (any, error) {
 	list, ok1 := args[1].([]any)
 	ws, ok2 := args[2].([]any)
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("pickw takes a list and a list of weights, not %s and %s", kindOf(args[1]), kindOf(args[2]))
+		return nil, fmt.Errorf("pickw takes a list and a list of weights, not %s and %s", KindOf(args[1]), KindOf(args[2]))
 	}
 	if len(list) == 0 || len(list) != len(ws) {
 		return nil, fmt.Errorf("pickw: %d items and %d weights; give one weight per item, and at least one item", len(list), len(ws))

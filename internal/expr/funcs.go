@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"errors"
@@ -24,15 +24,15 @@ var functionNames = []string{"pick", "len", "randInt", "randFloat", "uuid", "seq
 // funcs are the functions of one plan's expressions, with the state they
 // share: the seq counter, the environment values and the compiled regular
 // expressions.
-type funcs struct {
+type Funcs struct {
 	options []expr.Option
 	seq     atomic.Int64
 	env     map[string]string // --env values, before the process environment
 	regexps regexCache        // filled while compiling, read-only after
 }
 
-func newFuncs(env map[string]string) *funcs {
-	f := &funcs{env: env, regexps: regexCache{}}
+func NewFuncs(env map[string]string) *Funcs {
+	f := &Funcs{env: env, regexps: regexCache{}}
 	f.options = []expr.Option{
 		expr.DisableBuiltin("len"),
 		expr.Function("len", fnLen, new(func(any) int)),
@@ -54,7 +54,7 @@ func newFuncs(env map[string]string) *funcs {
 
 // lookupEnv returns an environment value: from the plan's options first,
 // then from the process environment.
-func (f *funcs) lookupEnv(name string) (string, bool) {
+func (f *Funcs) LookupEnv(name string) (string, bool) {
 	if v, ok := f.env[name]; ok {
 		return v, true
 	}
@@ -64,7 +64,7 @@ func (f *funcs) lookupEnv(name string) (string, bool) {
 // checkCall checks, while compiling, the calls whose arguments must be
 // constants: regex patterns, compiled once here, and env names, which must
 // be set unless a default is given.
-func (f *funcs) checkCall(src string, call *ast.CallNode) *exprError {
+func (f *Funcs) checkCall(src string, call *ast.CallNode) *Error {
 	id, ok := call.Callee.(*ast.IdentifierNode)
 	if !ok {
 		return nil
@@ -80,13 +80,13 @@ func (f *funcs) checkCall(src string, call *ast.CallNode) *exprError {
 		}
 		s, ok := call.Arguments[1].(*ast.StringNode)
 		if !ok {
-			return &exprError{offset: at(call.Arguments[1]), msg: "the pattern of regex must be a constant string",
-				fix: "write it in quotes, as in regex(body, `id=(\\d+)`)"}
+			return &Error{Offset: at(call.Arguments[1]), Msg: "the pattern of regex must be a constant string",
+				Fix: "write it in quotes, as in regex(body, `id=(\\d+)`)"}
 		}
 		re, err := regexp.Compile(s.Value)
 		if err != nil {
-			return &exprError{offset: at(call.Arguments[1]), msg: fmt.Sprintf("bad regular expression: %v", err),
-				fix: "see https://pkg.go.dev/regexp/syntax"}
+			return &Error{Offset: at(call.Arguments[1]), Msg: fmt.Sprintf("bad regular expression: %v", err),
+				Fix: "see https://pkg.go.dev/regexp/syntax"}
 		}
 		f.regexps[s.Value] = re
 	case "env":
@@ -97,17 +97,17 @@ func (f *funcs) checkCall(src string, call *ast.CallNode) *exprError {
 		if !ok {
 			return nil
 		}
-		if _, set := f.lookupEnv(s.Value); !set {
-			return &exprError{offset: at(call.Arguments[0]), msg: fmt.Sprintf("environment value %s is not set", s.Value),
-				fix: fmt.Sprintf("pass --env %s=VALUE, set it in the environment, or give a default: env(%q, \"default\")", s.Value, s.Value)}
+		if _, set := f.LookupEnv(s.Value); !set {
+			return &Error{Offset: at(call.Arguments[0]), Msg: fmt.Sprintf("environment value %s is not set", s.Value),
+				Fix: fmt.Sprintf("pass --env %s=VALUE, set it in the environment, or give a default: env(%q, \"default\")", s.Value, s.Value)}
 		}
 	}
 	return nil
 }
 
-func (f *funcs) fnEnv(args ...any) (any, error) {
+func (f *Funcs) fnEnv(args ...any) (any, error) {
 	name, _ := args[0].(string)
-	if v, ok := f.lookupEnv(name); ok {
+	if v, ok := f.LookupEnv(name); ok {
 		return v, nil
 	}
 	if len(args) > 1 {
@@ -118,7 +118,7 @@ func (f *funcs) fnEnv(args ...any) (any, error) {
 
 // fnRegex returns the first submatch of the pattern in s, or the whole
 // match if the pattern has no group, or nil if it does not match.
-func (f *funcs) fnRegex(args ...any) (any, error) {
+func (f *Funcs) fnRegex(args ...any) (any, error) {
 	s, _ := args[0].(string)
 	pattern, _ := args[1].(string)
 	re := f.regexps[pattern]
@@ -141,29 +141,25 @@ func fnPick(args ...any) (any, error) {
 		return nil, err
 	}
 	switch v := args[1].(type) {
-	case *Pool:
-		x, ok := v.pick(r)
+	case Collection:
+		x, ok := v.Draw(r)
 		if !ok {
-			return nil, fmt.Errorf("pool %s is empty", v.name)
+			return nil, fmt.Errorf("%s %s is empty", v.Kind(), v.Name())
 		}
 		return x, nil
-	case *source:
-		return v.pick(r), nil
 	case []any:
 		if len(v) == 0 {
 			return nil, errors.New("pick from an empty list")
 		}
 		return v[r.IntN(len(v))], nil
 	}
-	return nil, fmt.Errorf("pick takes a pool, a data source or a list, not %s", kindOf(args[1]))
+	return nil, fmt.Errorf("pick takes a pool, a data source or a list, not %s", KindOf(args[1]))
 }
 
 func fnLen(args ...any) (any, error) {
 	switch v := args[0].(type) {
-	case *Pool:
+	case Collection:
 		return v.Len(), nil
-	case *source:
-		return v.n, nil
 	case string:
 		return utf8.RuneCountInString(v), nil
 	case []any:
@@ -178,7 +174,7 @@ func fnLen(args ...any) (any, error) {
 	case reflect.Slice, reflect.Array, reflect.Map:
 		return rv.Len(), nil
 	}
-	return nil, fmt.Errorf("len takes a pool, a data source, a list, a map or a string, not %s", kindOf(args[0]))
+	return nil, fmt.Errorf("len takes a pool, a data source, a list, a map or a string, not %s", KindOf(args[0]))
 }
 
 func fnRandInt(args ...any) (any, error) {
@@ -206,8 +202,8 @@ func fnRandFloat(args ...any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, ok1 := number(args[1])
-	hi, ok2 := number(args[2])
+	lo, ok1 := Number(args[1])
+	hi, ok2 := Number(args[2])
 	if !ok1 || !ok2 || math.IsNaN(lo) || math.IsNaN(hi) || hi < lo {
 		return nil, fmt.Errorf("randFloat(%v, %v): want two numbers, the first not above the second", args[1], args[2])
 	}
@@ -257,5 +253,5 @@ func toInt(v any) (int, error) {
 		}
 		return i, nil
 	}
-	return 0, fmt.Errorf("%v (%s) is not an integer", v, kindOf(v))
+	return 0, fmt.Errorf("%v (%s) is not an integer", v, KindOf(v))
 }

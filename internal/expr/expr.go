@@ -1,8 +1,9 @@
-package scenario
+package expr
 
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"slices"
@@ -16,12 +17,13 @@ import (
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
+	"github.com/surge-load/surge/internal/suggest"
 )
 
 // An expression is compiled once, when the plan is built, and run by every
 // virtual user with its own variables.
-type expression struct {
-	src  string
+type Expression struct {
+	Src  string
 	prog *vm.Program
 	// name is set when the expression is one variable name: it is then
 	// read from the variables without running the program.
@@ -29,38 +31,38 @@ type expression struct {
 	// slots are the simple JSON paths the expression reads, such as
 	// "items.0.id" for json.items[0].id: they are read straight from the
 	// response body (gjson) into the variables slotPrefix+path.
-	slots []string
+	Slots []string
 	// uses lists the names the expression reads.
-	uses []string
+	Uses []string
 }
 
 // slotPrefix starts the names of JSON path slots. No expression can name
 // one: identifiers cannot hold a dot.
-const slotPrefix = "$json."
+const SlotPrefix = "$json."
 
 // Response fields, known to expressions that run after a request.
 const (
-	nameStatus   = "status"
-	nameHeaders  = "headers"
-	nameJSON     = "json"
-	nameBody     = "body"
-	nameDuration = "duration_ms"
-	nameUser     = "user"
-	nameIter     = "iteration"
+	NameStatus   = "status"
+	NameHeaders  = "headers"
+	NameJSON     = "json"
+	NameBody     = "body"
+	NameDuration = "duration_ms"
+	NameUser     = "user"
+	NameIter     = "iteration"
 )
 
-var responseNames = []string{nameStatus, nameHeaders, nameJSON, nameBody, nameDuration}
+var responseNames = []string{NameStatus, NameHeaders, NameJSON, NameBody, NameDuration}
 
 // A scope declares the names an expression may use and their types.
-type scope struct {
-	types    types.Map
-	response bool // the expression runs after a request
+type Scope struct {
+	Types    types.Map
+	Response bool // the expression runs after a request
 }
 
-func (s *scope) names() []string {
+func (s *Scope) Names() []string {
 	var ns []string
-	for n := range s.types {
-		if !strings.HasPrefix(n, slotPrefix) {
+	for n := range s.Types {
+		if !strings.HasPrefix(n, SlotPrefix) {
 			ns = append(ns, n)
 		}
 	}
@@ -69,48 +71,48 @@ func (s *scope) names() []string {
 }
 
 // with returns a copy of s that also declares the response fields.
-func (s *scope) withResponse() *scope {
-	t := make(types.Map, len(s.types)+len(responseNames))
-	for k, v := range s.types {
+func (s *Scope) WithResponse() *Scope {
+	t := make(types.Map, len(s.Types)+len(responseNames))
+	for k, v := range s.Types {
 		t[k] = v
 	}
-	t[nameStatus] = types.Int
-	t[nameHeaders] = types.TypeOf(map[string]string(nil))
-	t[nameJSON] = types.Any
-	t[nameBody] = types.String
-	t[nameDuration] = types.Float64
-	return &scope{types: t, response: true}
+	t[NameStatus] = types.Int
+	t[NameHeaders] = types.TypeOf(map[string]string(nil))
+	t[NameJSON] = types.Any
+	t[NameBody] = types.String
+	t[NameDuration] = types.Float64
+	return &Scope{Types: t, Response: true}
 }
 
 // exprError is a problem at a byte offset of an expression.
-type exprError struct {
-	offset   int
-	msg, fix string
+type Error struct {
+	Offset   int
+	Msg, Fix string
 }
 
-func (e *exprError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
 // compileExpr compiles src in scope sc.
-func (f *funcs) compileExpr(src string, sc *scope) (*expression, error) {
+func (f *Funcs) Compile(src string, sc *Scope) (*Expression, error) {
 	if strings.TrimSpace(src) == "" {
-		return nil, &exprError{msg: "the expression is empty", fix: "write an expression such as len(folders) > 100"}
+		return nil, &Error{Msg: "the expression is empty", Fix: "write an expression such as len(folders) > 100"}
 	}
 	tree, err := parser.Parse(src)
 	if err != nil {
 		return nil, fromExprError(src, err, sc)
 	}
-	x := &expression{src: src}
-	if sc.response {
+	x := &Expression{Src: src}
+	if sc.Response {
 		ast.Walk(&tree.Node, jsonPaths{})
 	}
-	var problem *exprError
+	var problem *Error
 	ast.Walk(&tree.Node, visitor(func(n *ast.Node) {
 		switch n := (*n).(type) {
 		case *ast.IdentifierNode:
-			if strings.HasPrefix(n.Value, slotPrefix) {
-				x.slots = append(x.slots, n.Value[len(slotPrefix):])
-			} else if !slices.Contains(x.uses, n.Value) {
-				x.uses = append(x.uses, n.Value)
+			if strings.HasPrefix(n.Value, SlotPrefix) {
+				x.Slots = append(x.Slots, n.Value[len(SlotPrefix):])
+			} else if !slices.Contains(x.Uses, n.Value) {
+				x.Uses = append(x.Uses, n.Value)
 			}
 		case *ast.CallNode:
 			if p := f.checkCall(src, n); p != nil && problem == nil {
@@ -121,16 +123,16 @@ func (f *funcs) compileExpr(src string, sc *scope) (*expression, error) {
 	if problem != nil {
 		return nil, problem
 	}
-	env := make(types.Map, len(sc.types)+len(x.slots)+1)
-	for k, v := range sc.types {
+	env := make(types.Map, len(sc.Types)+len(x.Slots)+1)
+	for k, v := range sc.Types {
 		env[k] = v
 	}
-	for _, s := range x.slots {
-		env[slotPrefix+s] = types.Any
+	for _, s := range x.Slots {
+		env[SlotPrefix+s] = types.Any
 	}
-	env[rngName] = rngType
+	env[RandVar] = rngType
 	opts := append([]expr.Option{expr.Env(env), expr.Patch(rngArg{})}, f.options...)
-	if sc.response {
+	if sc.Response {
 		opts = append(opts, expr.Patch(jsonPaths{}))
 	}
 	prog, err := compileSafely(src, opts)
@@ -138,7 +140,7 @@ func (f *funcs) compileExpr(src string, sc *scope) (*expression, error) {
 		return nil, fromExprError(src, err, sc)
 	}
 	x.prog = prog
-	if id, ok := tree.Node.(*ast.IdentifierNode); ok && !strings.HasPrefix(id.Value, slotPrefix) {
+	if id, ok := tree.Node.(*ast.IdentifierNode); ok && !strings.HasPrefix(id.Value, SlotPrefix) {
 		x.name = id.Value
 	}
 	return x, nil
@@ -156,13 +158,13 @@ func compileSafely(src string, opts []expr.Option) (prog *vm.Program, err error)
 }
 
 // run evaluates x with the variables env, reusing machine.
-func (x *expression) run(machine *vm.VM, env map[string]any) (any, error) {
+func (x *Expression) run(machine *vm.VM, env map[string]any) (any, error) {
 	if x.name != "" {
 		return env[x.name], nil
 	}
 	v, err := machine.Run(x.prog, env)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", x.src, firstLine(err))
+		return nil, fmt.Errorf("%s: %w", x.Src, firstLine(err))
 	}
 	return v, nil
 }
@@ -178,21 +180,21 @@ func firstLine(err error) error {
 
 // fromExprError turns an error of expr into an exprError with an offset and
 // a fix.
-func fromExprError(src string, err error, sc *scope) error {
+func fromExprError(src string, err error, sc *Scope) error {
 	var fe *file.Error
 	if !errors.As(err, &fe) {
-		return &exprError{msg: err.Error()}
+		return &Error{Msg: err.Error()}
 	}
-	e := &exprError{offset: byteOffset(src, fe.From), msg: fe.Message}
+	e := &Error{Offset: byteOffset(src, fe.From), Msg: fe.Message}
 	if name, ok := strings.CutPrefix(fe.Message, "unknown name "); ok {
-		e.msg = fmt.Sprintf("%s is not defined", name)
+		e.Msg = fmt.Sprintf("%s is not defined", name)
 		switch {
-		case slices.Contains(responseNames, name) && !sc.response:
-			e.fix = name + " is known only after a request: use it in expect, capture, append or remove"
-		case Suggest(name, sc.names()) != "":
-			e.fix = DidYouMean(name, sc.names())
+		case slices.Contains(responseNames, name) && !sc.Response:
+			e.Fix = name + " is known only after a request: use it in expect, capture, append or remove"
+		case suggest.Closest(name, sc.Names()) != "":
+			e.Fix = suggest.DidYouMean(name, sc.Names())
 		default:
-			e.fix = "define it in vars, capture it from a response, or declare it under pools or data"
+			e.Fix = "define it in vars, capture it from a response, or declare it under pools or data"
 		}
 	}
 	return e
@@ -226,9 +228,9 @@ func (jsonPaths) Visit(node *ast.Node) {
 	}
 	var prefix string
 	switch {
-	case base.Value == nameJSON:
-	case strings.HasPrefix(base.Value, slotPrefix):
-		prefix = base.Value[len(slotPrefix):] + "."
+	case base.Value == NameJSON:
+	case strings.HasPrefix(base.Value, SlotPrefix):
+		prefix = base.Value[len(SlotPrefix):] + "."
 	default:
 		return
 	}
@@ -247,7 +249,7 @@ func (jsonPaths) Visit(node *ast.Node) {
 	default:
 		return
 	}
-	ast.Patch(node, &ast.IdentifierNode{Value: slotPrefix + prefix + key})
+	ast.Patch(node, &ast.IdentifierNode{Value: SlotPrefix + prefix + key})
 }
 
 // escapeGJSON escapes the characters of a key that a gjson path treats
@@ -271,8 +273,8 @@ func (v visitor) Visit(n *ast.Node) { v(n) }
 // reservedNames are the names no variable, pool or data source may take:
 // the response fields, the user's id and iteration, the functions, and the
 // words of the expression language.
-func reservedNames() []string {
-	names := append([]string{nameUser, nameIter, "true", "false", "nil", "in", "not", "and", "or",
+func ReservedNames() []string {
+	names := append([]string{NameUser, NameIter, "true", "false", "nil", "in", "not", "and", "or",
 		"matches", "contains", "startsWith", "endsWith", "let", "if", "else"}, responseNames...)
 	names = append(names, functionNames...)
 	for _, b := range builtin.Builtins {
@@ -284,26 +286,32 @@ func reservedNames() []string {
 // typeOf returns the expression type of the values of Go type v.
 func typeOf(v any) types.Type { return types.TypeOf(v) }
 
-var (
-	poolType   = typeOf((*Pool)(nil))
-	sourceType = typeOf((*source)(nil))
-)
+// A Collection is a value of a scenario that pick and len take besides
+// lists, maps and strings: a pool or a data source.
+type Collection interface {
+	Name() string
+	Kind() string // for messages: "pool", "data source"
+	Len() int
+	// Draw returns one of its values, chosen with r as its order says; ok
+	// is false if it has none.
+	Draw(r *rand.Rand) (v any, ok bool)
+}
 
 // regexCache holds the patterns of regex calls, compiled with the plan.
 type regexCache map[string]*regexp.Regexp
 
 // isBool reports whether v is a boolean true; non-booleans are an error.
-func isTrue(v any) (bool, error) {
+func IsTrue(v any) (bool, error) {
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("got %v (%s), want true or false", v, kindOf(v))
+		return false, fmt.Errorf("got %v (%s), want true or false", v, KindOf(v))
 	}
 	return b, nil
 }
 
 // kindOf names the type of an expression value for messages.
-func kindOf(v any) string {
-	switch v.(type) {
+func KindOf(v any) string {
+	switch x := v.(type) {
 	case nil:
 		return "nil"
 	case string:
@@ -316,10 +324,8 @@ func kindOf(v any) string {
 		return "map"
 	case []any:
 		return "list"
-	case *Pool:
-		return "pool"
-	case *source:
-		return "data source"
+	case Collection:
+		return x.Kind()
 	}
 	return reflect.TypeOf(v).String()
 }

@@ -1,4 +1,4 @@
-package scenario
+package expr
 
 import (
 	"fmt"
@@ -8,51 +8,51 @@ import (
 
 // A jsonNode is a compiled JSON body template: a tree whose constant
 // subtrees are encoded once, when the plan is compiled.
-type jsonNode interface {
-	appendTo(b []byte, e *evaluator) ([]byte, error)
+type JSONNode interface {
+	AppendTo(b []byte, e *Evaluator) ([]byte, error)
 }
 
 // jsonRaw is a constant subtree, already encoded.
 type jsonRaw []byte
 
-func (n jsonRaw) appendTo(b []byte, _ *evaluator) ([]byte, error) { return append(b, n...), nil }
+func (n jsonRaw) AppendTo(b []byte, _ *Evaluator) ([]byte, error) { return append(b, n...), nil }
 
 // jsonValue is a string that is one template and nothing else: its value
 // keeps its type.
-type jsonValue struct{ x *expression }
+type jsonValue struct{ x *Expression }
 
-func (n jsonValue) appendTo(b []byte, e *evaluator) ([]byte, error) {
-	v, err := e.eval(n.x)
+func (n jsonValue) AppendTo(b []byte, e *Evaluator) ([]byte, error) {
+	v, err := e.Eval(n.x)
 	if err != nil {
 		return b, err
 	}
-	out, err := appendJSON(b, v)
+	out, err := AppendJSON(b, v)
 	if err != nil {
-		return b, fmt.Errorf("{{ %s }}: %w", n.x.src, err)
+		return b, fmt.Errorf("{{ %s }}: %w", n.x.Src, err)
 	}
 	return out, nil
 }
 
 // jsonString is a string with templates in text: it stays a string.
-type jsonString struct{ t *template }
+type jsonString struct{ t *Template }
 
-func (n jsonString) appendTo(b []byte, e *evaluator) ([]byte, error) {
+func (n jsonString) AppendTo(b []byte, e *Evaluator) ([]byte, error) {
 	var tmp [64]byte
-	s, err := n.t.render(tmp[:0], e)
+	s, err := n.t.Render(tmp[:0], e)
 	if err != nil {
 		return b, err
 	}
-	return appendJSONString(b, string(s)), nil
+	return AppendJSONString(b, string(s)), nil
 }
 
 // jsonObject is an object with at least one template inside; keys are
 // sorted and encoded once.
 type jsonObject struct {
 	keys []string // encoded, with the colon
-	vals []jsonNode
+	vals []JSONNode
 }
 
-func (n *jsonObject) appendTo(b []byte, e *evaluator) ([]byte, error) {
+func (n *jsonObject) AppendTo(b []byte, e *Evaluator) ([]byte, error) {
 	b = append(b, '{')
 	var err error
 	for i, k := range n.keys {
@@ -60,7 +60,7 @@ func (n *jsonObject) appendTo(b []byte, e *evaluator) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, k...)
-		if b, err = n.vals[i].appendTo(b, e); err != nil {
+		if b, err = n.vals[i].AppendTo(b, e); err != nil {
 			return b, err
 		}
 	}
@@ -68,16 +68,16 @@ func (n *jsonObject) appendTo(b []byte, e *evaluator) ([]byte, error) {
 }
 
 // jsonArray is an array with at least one template inside.
-type jsonArray []jsonNode
+type jsonArray []JSONNode
 
-func (n jsonArray) appendTo(b []byte, e *evaluator) ([]byte, error) {
+func (n jsonArray) AppendTo(b []byte, e *Evaluator) ([]byte, error) {
 	b = append(b, '[')
 	var err error
 	for i, v := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if b, err = v.appendTo(b, e); err != nil {
+		if b, err = v.AppendTo(b, e); err != nil {
 			return b, err
 		}
 	}
@@ -86,19 +86,19 @@ func (n jsonArray) appendTo(b []byte, e *evaluator) ([]byte, error) {
 
 // compileJSON compiles the body tree v. path names v for errors, and
 // report records one.
-func (f *funcs) compileJSON(v any, sc *scope, path string, report func(path string, err error)) jsonNode {
+func (f *Funcs) CompileJSON(v any, sc *Scope, path string, report func(path string, err error)) JSONNode {
 	switch x := v.(type) {
 	case string:
-		t, err := f.compileTemplate(x, sc)
+		t, err := f.CompileTemplate(x, sc)
 		if err != nil {
 			report(path, err)
 			return jsonRaw("null")
 		}
-		if s, ok := t.constant(); ok {
-			return jsonRaw(appendJSONString(nil, s))
+		if s, ok := t.Constant(); ok {
+			return jsonRaw(AppendJSONString(nil, s))
 		}
-		if t.whole != nil {
-			return jsonValue{t.whole}
+		if t.Whole != nil {
+			return jsonValue{t.Whole}
 		}
 		return jsonString{t}
 	case map[string]any:
@@ -110,14 +110,14 @@ func (f *funcs) compileJSON(v any, sc *scope, path string, report func(path stri
 		obj := &jsonObject{}
 		constant := true
 		for _, k := range keys {
-			n := f.compileJSON(x[k], sc, path+"."+k, report)
+			n := f.CompileJSON(x[k], sc, path+"."+k, report)
 			_, raw := n.(jsonRaw)
 			constant = constant && raw
-			obj.keys = append(obj.keys, string(append(appendJSONString(nil, k), ':')))
+			obj.keys = append(obj.keys, string(append(AppendJSONString(nil, k), ':')))
 			obj.vals = append(obj.vals, n)
 		}
 		if constant {
-			b, _ := obj.appendTo(nil, nil)
+			b, _ := obj.AppendTo(nil, nil)
 			return jsonRaw(b)
 		}
 		return obj
@@ -125,17 +125,17 @@ func (f *funcs) compileJSON(v any, sc *scope, path string, report func(path stri
 		arr := make(jsonArray, len(x))
 		constant := true
 		for i, e := range x {
-			arr[i] = f.compileJSON(e, sc, path+"["+strconv.Itoa(i)+"]", report)
+			arr[i] = f.CompileJSON(e, sc, path+"["+strconv.Itoa(i)+"]", report)
 			_, raw := arr[i].(jsonRaw)
 			constant = constant && raw
 		}
 		if constant {
-			b, _ := arr.appendTo(nil, nil)
+			b, _ := arr.AppendTo(nil, nil)
 			return jsonRaw(b)
 		}
 		return arr
 	}
-	b, err := appendJSON(nil, v)
+	b, err := AppendJSON(nil, v)
 	if err != nil {
 		report(path, fmt.Errorf("cannot be written as JSON: %w", err))
 		return jsonRaw("null")

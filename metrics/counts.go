@@ -69,7 +69,18 @@ func SYNRetransmitted(d time.Duration) bool {
 func grouped(class errclass.Class) bool { return class == errclass.Other || class == errclass.NotSent }
 
 // empty reports whether c counted nothing.
-func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 }
+func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 && c.failures == 0 }
+
+// failLate counts as failed, with class and err, an operation counted as a
+// success when it ended: a stream that opened and then failed.
+func (c *counts) failLate(class errclass.Class, err error) {
+	c.failures++
+	e := c.errClass(class)
+	e.count++
+	if err != nil && (grouped(class) || len(e.messages) < maxSampleMessages) {
+		e.addMessage(err.Error(), 1, grouped(class))
+	}
+}
 
 // counts is everything recorded about a set of operations except their
 // histograms: request and failure counts, bytes, exact extremes, timing

@@ -108,6 +108,15 @@ type Stream struct {
 	End               StreamEnd
 	// CloseCode is the WebSocket close code received or sent; 0 if none.
 	CloseCode int
+	// Class and Err, for a stream that opened and then failed (the server
+	// closed it before it lasted as planned, an idle timeout, a malformed
+	// stream, a reset), say why: StreamEnded then counts the operation
+	// that opened it as a failure of that class, with Err as its message,
+	// in the error table, the error rate and the thresholds. Zero for a
+	// stream that lasted as planned, was interrupted by the end of the
+	// run, or failed before opening (its Sample carries that failure).
+	Class errclass.Class
+	Err   error
 }
 
 // A StreamEvent is the timing of one event or message received on a

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/result"
 )
 
@@ -175,6 +176,13 @@ func (s *Shard) StreamEnded(st *Stream) {
 			ep.closeCodes = map[int]int64{}
 		}
 		ep.closeCodes[st.CloseCode]++
+	}
+	if st.Opened && st.Class != errclass.None {
+		eps := &s.eps
+		if st.Start.Before(s.warmUntil) {
+			eps = &s.warm
+		}
+		endpointIn(eps, st.Endpoint).failLate(st.Class, st.Err)
 	}
 	s.mu.Unlock()
 }

@@ -128,11 +128,28 @@ func (s *stream) closeConn() {
 	out.status, out.opened = s.h.Status, true
 	st := &s.st
 	st.End = out.end
+	if s.failedAfterOpening(out) {
+		st.Class, st.Err = out.class, out.err
+	}
 	st.BytesIn = s.cnt.In.Load() - s.smp.BytesIn
 	st.BytesOut = s.cnt.Out.Load() - s.smp.BytesOut
 	if s.rec.Shard != nil {
 		s.rec.Shard.StreamEnded(st)
 	}
+}
+
+// failedAfterOpening reports whether a connection that opened a stream and
+// ended as out failed: not when it lasted as planned, not when the run's
+// end interrupted it, and not when the server closed a subscription that
+// has no end condition of its own (the server's close is then its plan).
+func (s *stream) failedAfterOpening(out *outcome) bool {
+	switch {
+	case out.class == errclass.None, out.class == errclass.Interrupted:
+		return false
+	case out.end == metrics.EndServerClosed && s.req.Hold == 0 && s.req.Events == 0 && s.req.Until == nil:
+		return false
+	}
+	return true
 }
 
 // open connects, sends the request and reads the response headers. If the
@@ -284,6 +301,10 @@ func (s *stream) failed(phase errclass.Phase, err error) outcome {
 	}
 	smp.BytesIn, smp.BytesOut = s.cnt.In.Load(), s.cnt.Out.Load()
 	smp.Class, smp.Err = errclass.Classify(err, phase), err
+	if errors.Is(err, ErrPlanEnded) || errors.Is(err, errclass.ErrInterrupted) {
+		// The run ended while the subscription waited to open.
+		smp.Class = errclass.Interrupted
+	}
 	s.record(smp)
 	st.End = metrics.StreamEndOf(smp.Class)
 	if s.rec.Shard != nil {

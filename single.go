@@ -75,6 +75,9 @@ type requestUser struct {
 // Close closes the user's connections.
 func (u *requestUser) Close() { u.tr.Close() }
 
+// Warm opens the user's connection before the load starts.
+func (u *requestUser) Warm(ctx context.Context) { u.tr.Warm(ctx, u.req) }
+
 func (u *requestUser) Iterate(ctx context.Context, it executor.Iteration) {
 	s := metrics.Sample{Endpoint: u.ep, Intended: it.LatencyFrom()}
 	u.tr.Do(ctx, u.req, &s)

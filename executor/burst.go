@@ -76,7 +76,7 @@ func (b Burst) Run(env Env) (Outcome, error) {
 	if err := b.Validate(); err != nil {
 		return Outcome{}, err
 	}
-	return runPool(env, b.Pool, b.Length, b.Grace, func(r *run, pool *idlePool) bool {
+	return runPool(env, b.Pool, 0, b.Length, b.Grace, func(r *run, pool *idlePool) bool {
 		return r.dispatchBursts(b, pool)
 	})
 }
@@ -84,7 +84,7 @@ func (b Burst) Run(env Env) (Outcome, error) {
 // dispatchBursts hands out the segment's arrivals burst by burst until the
 // end. It reports whether Stop or Abort cut it short.
 func (r *run) dispatchBursts(b Burst, pool *idlePool) (interrupted bool) {
-	sh := r.rec.Shard(r.seg.Index)
+	sh := r.rec.Dispatcher()
 	n := r.seg.count()
 	for burst := range int(b.Bursts()) {
 		due := r.at(time.Duration(burst) * b.Every)

@@ -55,6 +55,15 @@ type Closer interface {
 	Close()
 }
 
+// A Warmer is a User that can get ready before the load starts, such as by
+// opening the connection its first iteration will use, so that the first
+// arrivals of the open model are not a storm of new connections. Warm is
+// called on the user's own goroutine before the clock starts; its failures
+// are its own business (the first iteration meets them).
+type Warmer interface {
+	Warm(ctx context.Context)
+}
+
 // closeUser releases u's resources, if it holds any.
 func closeUser(u User) {
 	if c, ok := u.(Closer); ok {

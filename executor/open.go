@@ -63,7 +63,7 @@ func (o Open) Run(env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	return runPool(env, o.Pool, o.Duration(), o.Grace, func(r *run, pool *idlePool) bool {
+	return runPool(env, o.Pool, o.warmUsers(env.Segment), o.Duration(), o.Grace, func(r *run, pool *idlePool) bool {
 		interrupted := r.dispatch(sched, pool)
 		if interrupted && r.pending != nil {
 			st := &steering{level: o.rateAt(time.Since(r.start)), max: maxOpenRate, unit: o.LevelUnit()}
@@ -86,10 +86,22 @@ func (o Open) rateAt(d time.Duration) float64 {
 	return a
 }
 
+// warmUsers is how many users of segment s get ready before the start: as
+// many as arrivals in the first 2 ms at the starting rate, and at least
+// one, which covers a fast server's concurrency without opening the whole
+// pool's connections.
+func (o Open) warmUsers(s Segment) int {
+	rate := o.StartRate
+	if len(o.Stages) > 0 {
+		rate = max(rate, o.Stages[0].Target)
+	}
+	return min(o.Pool(s), 1+int(rate*0.002)/s.count())
+}
+
 // dispatch hands the segment's arrivals to free users until the end of the
 // stages. It reports whether Stop or Abort cut it short.
 func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
-	sh := r.rec.Shard(r.seg.Index)
+	sh := r.rec.Dispatcher()
 	step := int64(r.seg.count())
 	for k := int64(r.seg.Index); k < s.Len(); {
 		due := r.at(s.At(k))

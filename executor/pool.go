@@ -24,6 +24,7 @@ type poolUser struct {
 	id       int
 	u        User
 	arrivals chan time.Time // capacity 1; empty while the user is idle
+	warm     bool           // get ready before the start (Warmer)
 }
 
 // take removes and returns the most recently idle user, or nil if every
@@ -68,12 +69,15 @@ func (p *idlePool) close() {
 // pool of size users, starts the clock (now, if env.Start is zero), lets
 // dispatch hand out arrivals until the planned end or a stop, which it
 // reports, and waits for the users within grace.
-func runPool(env Env, size func(Segment) int, planned, grace time.Duration, dispatch func(*run, *idlePool) (interrupted bool)) (Outcome, error) {
+//
+// The warm users that will take the first arrivals (the top of the idle
+// stack) get ready before the start (Warmer).
+func runPool(env Env, size func(Segment) int, warm int, planned, grace time.Duration, dispatch func(*run, *idlePool) (interrupted bool)) (Outcome, error) {
 	r, err := newRun(env)
 	if err != nil {
 		return Outcome{}, err
 	}
-	pool := r.startPool(size(r.seg), env.NewUser)
+	pool := r.startPool(size(r.seg), warm, env.NewUser)
 	if env.Start.IsZero() { // start now that the pool is ready
 		r.start = time.Now()
 		r.out.Started = r.start
@@ -86,14 +90,15 @@ func runPool(env Env, size func(Segment) int, planned, grace time.Duration, disp
 
 // startPool creates the segment's size users of a pool, each idle in its
 // own goroutine, and returns once all are.
-func (r *run) startPool(size int, newUser NewUser) *idlePool {
+func (r *run) startPool(size, warm int, newUser NewUser) *idlePool {
 	pool := &idlePool{}
 	var ready sync.WaitGroup
 	n := r.seg.count()
 	for j := range size {
 		pu := &poolUser{id: j*n + r.seg.Index, arrivals: make(chan time.Time, 1)}
 		pu.u = newUser(pu.id)
-		pool.add(pu) // idle before the start, so no early arrival finds the pool empty
+		pu.warm = j >= size-warm // the top of the stack: the first taken
+		pool.add(pu)             // idle before the start, so no early arrival finds the pool empty
 		r.users.Add(1)
 		ready.Add(1)
 		go r.serve(pu, pool, &ready)
@@ -123,6 +128,9 @@ func (r *run) serve(pu *poolUser, pool *idlePool, ready *sync.WaitGroup) {
 	defer closeUser(pu.u)
 	r.rec.AddUsers(1)
 	defer r.rec.AddUsers(-1)
+	if w, ok := pu.u.(Warmer); ok && pu.warm {
+		w.Warm(r.ctx)
+	}
 	ready.Done()
 	var n int64
 	for due := range pu.arrivals {

@@ -149,7 +149,7 @@ func (r *run) arriveAt(pool *idlePool, rate float64, end time.Time) bool {
 	if rate <= 0 {
 		return r.sleepUntil(end)
 	}
-	sh := r.rec.Shard(r.seg.Index)
+	sh := r.rec.Dispatcher()
 	t0 := time.Now()
 	for k := int64(r.seg.Index); ; k += int64(r.seg.count()) {
 		due := t0.Add(time.Duration(float64(k) / rate * float64(time.Second)))

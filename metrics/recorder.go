@@ -24,9 +24,10 @@ type Recorder struct {
 	endpoints []string
 	byName    map[string]EndpointID
 
-	shards []*Shard
-	users  atomic.Int64
-	busy   atomic.Int64
+	shards   []*Shard // the workers' shards, then the dispatcher's
+	dispatch *Shard
+	users    atomic.Int64
+	busy     atomic.Int64
 
 	// Owned by the collector; read by Result. state is held while the
 	// collector folds an interval and while Result reads, so that a
@@ -63,6 +64,8 @@ func NewRecorder(shards int) *Recorder {
 	for range shards {
 		r.shards = append(r.shards, &Shard{})
 	}
+	r.dispatch = &Shard{}
+	r.shards = append(r.shards, r.dispatch)
 	return r
 }
 
@@ -98,8 +101,13 @@ func (r *Recorder) Shard(worker int) *Shard {
 	if worker < 0 {
 		worker = -worker
 	}
-	return r.shards[worker%len(r.shards)]
+	return r.shards[worker%(len(r.shards)-1)]
 }
+
+// Dispatcher returns the shard of a load model's dispatcher, which no
+// worker records into: the lag and drops of arrivals never wait behind a
+// virtual user's recording.
+func (r *Recorder) Dispatcher() *Shard { return r.dispatch }
 
 // AddUsers changes the number of live virtual users by delta.
 func (r *Recorder) AddUsers(delta int) { r.users.Add(int64(delta)) }

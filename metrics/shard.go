@@ -26,6 +26,13 @@ type Shard struct {
 	warm        []*shardEndpoint
 	warmDropped int64
 
+	// The interval drained last, emptied: drainInto swaps it in under the
+	// lock and merges the taken interval outside it, so that recording
+	// never waits for the collector's merging, however many endpoints
+	// there are. Owned by the collector between two drains.
+	spare, spareWarm []*shardEndpoint
+	spareLag         *hdr.PackedHistogram
+
 	streams shardStreams // long-lived connections; see streamrecord.go
 }
 
@@ -98,23 +105,38 @@ func (s *Shard) Lag(d time.Duration) {
 	s.mu.Unlock()
 }
 
-// drainInto moves the shard's interval into iv and empties the shard.
+// drainInto moves the shard's interval into iv and empties the shard. The
+// lock is held only to swap the interval with the empty spare; the merge
+// into iv happens after, while the workers record into the spare.
 func (s *Shard) drainInto(iv *interval) {
+	if s.spareLag == nil {
+		s.spareLag = newPacked()
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	drainEndpoints(s.eps, &iv.eps)
-	drainEndpoints(s.warm, &iv.warm)
+	eps, warm, lag, lagMax := s.eps, s.warm, s.lag, s.lagMax
+	s.eps, s.warm, s.lag, s.lagMax = s.spare, s.spareWarm, s.spareLag, 0
 	iv.dropped += s.dropped
 	s.dropped = 0
 	iv.warmDropped += s.warmDropped
 	s.warmDropped = 0
-	if s.lag != nil {
-		s.lag.MergeInto(iv.lag)
-		s.lag.Reset()
-		iv.lagMaxUs = max(iv.lagMaxUs, s.lagMax)
-		s.lagMax = 0
+	s.mu.Unlock()
+
+	if testHookDrain != nil {
+		testHookDrain()
 	}
+	drainEndpoints(eps, &iv.eps)
+	drainEndpoints(warm, &iv.warm)
+	if lag != nil {
+		lag.MergeInto(iv.lag)
+		lag.Reset()
+		iv.lagMaxUs = max(iv.lagMaxUs, lagMax)
+	}
+	s.spare, s.spareWarm, s.spareLag = eps, warm, lag
 }
+
+// testHookDrain, if set, is called by drainInto between taking a shard's
+// interval and merging it.
+var testHookDrain func()
 
 // drainEndpoints moves the shard's endpoints eps into the interval's dst and
 // empties them.

@@ -28,6 +28,12 @@ type Transport interface {
 	// classified: errclass.ErrInterrupted makes errclass.Interrupted.
 	Do(ctx context.Context, req *Request, s *metrics.Sample) Response
 
+	// Warm opens the connection req would use, if it has none yet, without
+	// sending anything, so that a first request does not pay for it. It
+	// reports nothing: a failure is met again, and measured, by the next
+	// Do. Only HTTP/1.1 connections are opened ahead.
+	Warm(ctx context.Context, req *Request)
+
 	// Close closes the idle connections. The Transport remains usable.
 	Close()
 }
@@ -84,6 +90,22 @@ func newClient(opts Options) *client {
 	}
 	c.h1.init(c)
 	return c
+}
+
+func (c *client) Warm(ctx context.Context, req *Request) {
+	t, err := req.target()
+	if err != nil || c.netHTTPOnly || c.h1.h2[t.key] || c.h1.idle(t.key, stamp(c.epoch)) != nil {
+		return
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = c.opts.Timeout
+	}
+	c.h1.rc.lastDial.Store(nil)
+	if hc, err := c.h1.dial(ctx, t, time.Now().Add(timeout), timeout); err == nil {
+		hc.dial = nil // not this request's: the first Do finds it open
+		hc.idleSince = stamp(c.epoch)
+	}
 }
 
 func (c *client) Close() {

@@ -127,7 +127,7 @@ func (s *Shard) drainInto(iv *interval) {
 	drainEndpoints(eps, &iv.eps)
 	drainEndpoints(warm, &iv.warm)
 	if lag != nil {
-		lag.MergeInto(iv.lag)
+		iv.lag.Merge(lag)
 		lag.Reset()
 		iv.lagMaxUs = max(iv.lagMaxUs, lagMax)
 	}
@@ -147,8 +147,8 @@ func drainEndpoints(eps []*shardEndpoint, dst *[]*stats) {
 		}
 		d := statsIn(dst, EndpointID(id))
 		d.counts.merge(&ep.counts)
-		ep.latency.MergeInto(d.latency)
-		ep.service.MergeInto(d.service)
+		d.latency.Merge(ep.latency)
+		d.service.Merge(ep.service)
 		ep.counts.reset()
 		ep.latency.Reset()
 		ep.service.Reset()

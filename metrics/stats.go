@@ -1,14 +1,12 @@
 package metrics
 
-import (
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-)
+import ()
 
 // stats is the full-precision aggregate of a set of operations: counts and
-// dense histograms of latency and service time.
+// histograms of latency and service time.
 type stats struct {
 	counts
-	latency, service *hdr.Histogram
+	latency, service *hist
 }
 
 func newStats() *stats { return &stats{latency: newHist(), service: newHist()} }
@@ -29,7 +27,7 @@ func (s *stats) reset() {
 type interval struct {
 	eps      []*stats // by EndpointID
 	dropped  int64
-	lag      *hdr.Histogram
+	lag      *hist
 	lagMaxUs int64
 
 	// Warm-up operations, by EndpointID, and drops.

@@ -190,7 +190,7 @@ func (s *Shard) StreamEnded(st *Stream) {
 // streamAgg is the full-precision aggregate of a set of streams.
 type streamAgg struct {
 	streamCounts
-	hists [numStreamHists]*hdr.Histogram
+	hists [numStreamHists]*hist
 }
 
 func newStreamAgg() *streamAgg {
@@ -247,7 +247,7 @@ func (r *Recorder) foldStreams(p *result.Point) {
 					agg.streamCounts.merge(&ep.streamCounts)
 					for i, h := range ep.hists {
 						if h != nil {
-							h.MergeInto(agg.hists[i])
+							agg.hists[i].Merge(h)
 						}
 					}
 				}

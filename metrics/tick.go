@@ -117,9 +117,10 @@ func outcomesOf(c *counts) []Outcome {
 
 func bucketsOf(st *stats) []Bucket {
 	var out []Bucket
-	for _, b := range st.latency.Distribution() {
-		if b.Count > 0 {
-			out = append(out, Bucket{UpperUs: b.To, Count: b.Count})
+	for v, n := range st.latency.ForEachBucket {
+		if n > 0 {
+			_, high := PercentileBucket(v)
+			out = append(out, Bucket{UpperUs: high, Count: n})
 		}
 	}
 	return out

@@ -45,9 +45,9 @@ func SingleURL(req Request, load executor.Load, thresholds []analysis.Threshold)
 	sc := Scenario{
 		Name:        "default",
 		Load:        load,
-		Conns:       maxUsers(load),
+		Conns:       load.PeakUsers(),
 		SourceAddrs: len(req.HTTP.LocalAddrs),
-		Describe:    DescribeLoad(load),
+		Describe:    load.String(),
 		Endpoints:   []string{name},
 		Users: func(rec *metrics.Recorder) executor.NewUser {
 			ep := rec.Endpoint(name)
@@ -84,45 +84,6 @@ func (u *requestUser) Iterate(ctx context.Context, it executor.Iteration) {
 	u.shard.Record(&s)
 }
 
-// maxUsers is the most virtual users load runs at once.
-func maxUsers(load executor.Load) int {
-	switch l := load.(type) {
-	case executor.Closed:
-		n := float64(l.Start)
-		for _, st := range l.Stages {
-			n = max(n, st.Target)
-		}
-		return int(n)
-	case executor.Open:
-		return l.MaxUsers
-	}
-	return 0
-}
-
-// DescribeLoad says in words what load a model applies.
-func DescribeLoad(load executor.Load) string {
-	stages := func(ss []executor.Stage, unit string) string {
-		parts := make([]string, len(ss))
-		for i, st := range ss {
-			parts[i] = fmt.Sprintf("%v→%g%s", st.Duration, st.Target, unit)
-		}
-		return strings.Join(parts, ", ")
-	}
-	switch l := load.(type) {
-	case executor.Closed:
-		if len(l.Stages) == 1 && float64(l.Start) == l.Stages[0].Target {
-			return fmt.Sprintf("closed model: %d users for %v", l.Start, l.Stages[0].Duration)
-		}
-		return fmt.Sprintf("closed model: %d users, then %s", l.Start, stages(l.Stages, ""))
-	case executor.Open:
-		if len(l.Stages) == 1 && l.StartRate == l.Stages[0].Target {
-			return fmt.Sprintf("open model: %g/s for %v, up to %d users", l.StartRate, l.Stages[0].Duration, l.MaxUsers)
-		}
-		return fmt.Sprintf("open model: %g/s, then %s, up to %d users", l.StartRate, stages(l.Stages, "/s"), l.MaxUsers)
-	}
-	return fmt.Sprintf("%T", load)
-}
-
 func singleSpec(req Request, load executor.Load) map[string]any {
 	h := map[string]string{}
 	for k, vs := range req.Header {
@@ -131,6 +92,6 @@ func singleSpec(req Request, load executor.Load) map[string]any {
 	return map[string]any{
 		"request": map[string]any{"method": req.Method, "url": sanitize.URL(req.URL), "headers": h, "body_bytes": len(req.Body),
 			"timeout": req.HTTP.Timeout.String(), "no_keepalive": req.HTTP.NoKeepAlive},
-		"load": DescribeLoad(load),
+		"load": load.String(),
 	}
 }

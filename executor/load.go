@@ -75,8 +75,17 @@ func closeUser(u User) {
 // per user, possibly from several goroutines at once.
 type NewUser func(id int) User
 
-// A Load is a load model: Closed or Open.
+// A Load is a load model: Closed, Open, Iterations or Burst. What a model
+// means for the plan around it is asked of the model, never found by its
+// type: its description (String), the users it needs (PeakUsers) and the
+// changes it allows (Looping, TimeScalable, UserScalable, RateScalable).
 type Load interface {
+	// String says in words what load the model applies, for people:
+	// "open model: 100/s for 30s, up to 100 users".
+	String() string
+	// PeakUsers returns the most virtual users the model runs at once,
+	// which is also the most connections it opens to a target.
+	PeakUsers() int
 	// Validate reports whether the model is well formed.
 	Validate() error
 	// Duration returns the planned length of the run, from the start to

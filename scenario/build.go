@@ -30,7 +30,7 @@ func (p *program) build(plan *surge.Plan, spec *Spec) {
 		for _, i := range cs.endpoints {
 			names = append(names, p.endpoints[i])
 		}
-		describeLoad := surge.DescribeLoad(cs.load)
+		describeLoad := cs.load.String()
 		if s, ok := cs.load.(fmt.Stringer); ok {
 			describeLoad = s.String()
 		}
@@ -39,7 +39,7 @@ func (p *program) build(plan *surge.Plan, spec *Spec) {
 			Load:        cs.load,
 			StartAfter:  cs.startAfter,
 			Users:       p.users(cs),
-			Conns:       maxUsers(cs.load),
+			Conns:       cs.load.PeakUsers(),
 			SourceAddrs: len(p.http.LocalAddrs),
 			Describe:    describeLoad,
 			Endpoints:   names,

@@ -450,8 +450,7 @@ func (c *compiler) compileLoad(sc Scenario, path string, scale float64) executor
 	}
 	var err error
 	if t := c.opts.Think; t != nil {
-		switch load.(type) {
-		case executor.Closed, executor.Iterations:
+		if _, loops := load.(executor.Looping); loops {
 			sc.Think = *t
 		}
 	}
@@ -502,7 +501,7 @@ func (c *compiler) checkUniques() {
 				continue
 			}
 			cs.uniques[name] = offset
-			offset += maxUsers(cs.load)
+			offset += cs.load.PeakUsers()
 		}
 		if offset > s.n {
 			c.fail("data."+name+".order", "order unique gives every virtual user an item of its own, but the scenarios run up to %d users and %s has %d items",

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/sanitize"
 )
 
@@ -20,7 +19,7 @@ func describe(spec *Spec, target string, p *program) map[string]any {
 		}
 		d := map[string]any{
 			"name":        cs.name,
-			"load":        surge.DescribeLoad(cs.load),
+			"load":        cs.load.String(),
 			"start_after": cs.startAfter.String(),
 			"endpoints":   rows,
 		}

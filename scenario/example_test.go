@@ -105,8 +105,8 @@ func ExampleCompile_errors() {
 
 // The load models, built from the shapes a scenario file writes.
 func ExampleUsers() {
-	fmt.Println(surge.DescribeLoad(scenario.Users(150, time.Minute, 10*time.Minute)))
-	fmt.Println(surge.DescribeLoad(scenario.Rate(200, 0, 5*time.Minute, 0)))
+	fmt.Println(scenario.Users(150, time.Minute, 10*time.Minute))
+	fmt.Println(scenario.Rate(200, 0, 5*time.Minute, 0))
 	fmt.Println(scenario.Iterations(1000, 10, 10*time.Minute))
 	fmt.Println(scenario.Bursts(10*time.Minute, 100, time.Hour))
 	// Output:

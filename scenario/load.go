@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -37,7 +36,7 @@ func Users(n int, ramp, duration time.Duration) executor.Closed {
 // at least 100.
 func Rate(perSecond float64, ramp, duration time.Duration, maxUsers int) executor.Open {
 	if maxUsers <= 0 {
-		maxUsers = max(100, int(math.Ceil(perSecond)))
+		maxUsers = executor.DefaultPool(perSecond)
 	}
 	o := executor.Open{StartRate: perSecond, MaxUsers: maxUsers, Grace: DefaultGrace}
 	if ramp <= 0 {
@@ -64,44 +63,17 @@ func Bursts(period time.Duration, size int, duration time.Duration) executor.Bur
 	return executor.Burst{Every: period, Size: size, Length: duration, Grace: DefaultGrace}
 }
 
-// maxUsers returns the most virtual users load runs at once.
-func maxUsers(load executor.Load) int {
-	switch l := load.(type) {
-	case executor.Closed:
-		n := float64(l.Start)
-		for _, st := range l.Stages {
-			n = max(n, st.Target)
-		}
-		return int(math.Ceil(n))
-	case executor.Open:
-		return l.MaxUsers
-	case executor.Iterations:
-		return l.Users
-	case executor.Burst:
-		return l.Size
-	}
-	return 0
-}
-
 // withThink returns load with the think time p, for the models whose users
 // loop.
 func withThink(load executor.Load, p Pause) (executor.Load, error) {
-	think := p.random
-	switch l := load.(type) {
-	case executor.Closed:
-		if l.Think != nil {
-			return nil, fmt.Errorf("the load already has a think time")
-		}
-		l.Think = think
-		return l, nil
-	case executor.Iterations:
-		if l.Think != nil {
-			return nil, fmt.Errorf("the load already has a think time")
-		}
-		l.Think = think
-		return l, nil
+	l, ok := load.(executor.Looping)
+	if !ok {
+		return nil, fmt.Errorf("think applies to the models whose users loop (users, iterations), not to %s", load)
 	}
-	return nil, fmt.Errorf("think applies to the models whose users loop (users, iterations), not to %s", modelName(load))
+	if l.HasThink() {
+		return nil, fmt.Errorf("the load already has a think time")
+	}
+	return l.WithThink(p.random), nil
 }
 
 // random returns a length of the pause, drawn with r.
@@ -112,93 +84,31 @@ func (p Pause) random(r *rand.Rand) time.Duration {
 	return p.Min + time.Duration(r.Int64N(int64(p.Max-p.Min)+1))
 }
 
-// modelName names a load model for messages.
-func modelName(load executor.Load) string {
-	switch load.(type) {
-	case executor.Closed:
-		return "the closed model (users)"
-	case executor.Open:
-		return "the open model (rate)"
-	case executor.Iterations:
-		return "the iterations model"
-	case executor.Burst:
-		return "the burst model"
-	}
-	return fmt.Sprintf("%T", load)
-}
-
 // scaleTime returns load with every length multiplied by f.
 func scaleTime(load executor.Load, f float64) (executor.Load, error) {
-	scale := func(d time.Duration) time.Duration { return time.Duration(math.Round(float64(d) * f)) }
-	stages := func(ss []executor.Stage) []executor.Stage {
-		out := make([]executor.Stage, len(ss))
-		for i, st := range ss {
-			out[i] = executor.Stage{Duration: scale(st.Duration), Target: st.Target}
-		}
-		return out
+	l, ok := load.(executor.TimeScalable)
+	if !ok {
+		return nil, fmt.Errorf("cannot change the duration of %s", load)
 	}
-	switch l := load.(type) {
-	case executor.Closed:
-		l.Stages = stages(l.Stages)
-		return l, nil
-	case executor.Open:
-		l.Stages = stages(l.Stages)
-		return l, nil
-	case executor.Iterations:
-		l.MaxDuration = scale(l.MaxDuration)
-		return l, nil
-	case executor.Burst:
-		l.Every, l.Length = max(scale(l.Every), 1), scale(l.Length)
-		return l, nil
-	}
-	return nil, fmt.Errorf("cannot change the duration of %s", modelName(load))
+	return l.ScaleTime(f), nil
 }
 
 // withUsers returns load with n users at its peak: the closed model keeps
 // its shape, scaled; the iterations model shares its iterations among n.
 func withUsers(load executor.Load, n int) (executor.Load, error) {
-	switch l := load.(type) {
-	case executor.Closed:
-		peak := float64(maxUsers(l))
-		if peak == 0 {
-			return nil, fmt.Errorf("the closed model never has a user to scale")
-		}
-		f := float64(n) / peak
-		l.Start = int(math.Round(float64(l.Start) * f))
-		ss := make([]executor.Stage, len(l.Stages))
-		for i, st := range l.Stages {
-			ss[i] = executor.Stage{Duration: st.Duration, Target: math.Round(st.Target * f)}
-		}
-		l.Stages = ss
-		return l, nil
-	case executor.Iterations:
-		l.Users = n
-		return l, nil
+	l, ok := load.(executor.UserScalable)
+	if !ok {
+		return nil, fmt.Errorf("--users applies to the users and iterations models, not to %s", load)
 	}
-	return nil, fmt.Errorf("--users applies to the users and iterations models, not to %s", modelName(load))
+	return l.WithPeakUsers(n)
 }
 
 // withRate returns the open model load with its peak rate r, its shape
 // scaled; the pool grows with the rate.
 func withRate(load executor.Load, r float64) (executor.Load, error) {
-	l, ok := load.(executor.Open)
+	l, ok := load.(executor.RateScalable)
 	if !ok {
-		return nil, fmt.Errorf("--rate applies to the open model, not to %s", modelName(load))
+		return nil, fmt.Errorf("--rate applies to the open model, not to %s", load)
 	}
-	peak := l.StartRate
-	for _, st := range l.Stages {
-		peak = max(peak, st.Target)
-	}
-	if peak == 0 {
-		return nil, fmt.Errorf("the open model's rate is always 0")
-	}
-	f := r / peak
-	l.StartRate *= f
-	ss := make([]executor.Stage, len(l.Stages))
-	for i, st := range l.Stages {
-		ss[i] = executor.Stage{Duration: st.Duration, Target: st.Target * f}
-	}
-	l.Stages = ss
-	l.MaxUsers = max(l.MaxUsers, int(math.Ceil(float64(l.MaxUsers)*f)))
-	return l, nil
+	return l.WithPeakRate(r)
 }

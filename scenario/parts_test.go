@@ -101,8 +101,8 @@ func TestDataSources(t *testing.T) {
 func TestLoadOverrides(t *testing.T) {
 	c := Users(100, time.Minute, 10*time.Minute)
 	l, err := withUsers(c, 10)
-	if err != nil || maxUsers(l) != 10 {
-		t.Errorf("withUsers: %v, %d users", err, maxUsers(l))
+	if err != nil || l.PeakUsers() != 10 {
+		t.Errorf("withUsers: %v, %d users", err, l.PeakUsers())
 	}
 	l, err = scaleTime(c, 0.1)
 	if err != nil || l.Duration() != time.Minute || l.(executor.Closed).Stages[0].Duration != 6*time.Second {

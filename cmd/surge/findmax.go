@@ -311,7 +311,7 @@ func (f *findMaxFlags) builder(req surge.Request, model search.Model, changed fu
 		if model == search.Rate {
 			pool := f.maxUsers
 			if pool == 0 {
-				pool = max(100, int(math.Ceil(2*level)))
+				pool = executor.DefaultPool(2 * level) // room for a step's queueing
 			}
 			load = executor.Open{StartRate: level, Stages: hold, MaxUsers: pool, Grace: grace}
 		}

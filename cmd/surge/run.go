@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -204,7 +203,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 		}
 		pool := f.maxUsers
 		if !changed("max-users") {
-			pool = max(100, int(math.Ceil(peak)))
+			pool = executor.DefaultPool(peak)
 		}
 		o := executor.Open{StartRate: rate, Stages: stages, MaxUsers: pool, Grace: f.grace}
 		if err := o.Validate(); err != nil {

@@ -86,7 +86,7 @@ type Collector struct {
 	setupDone   signal
 	started     signal // the start is fixed, or the run aborted
 	allReported signal
-	finished    signal
+	fetched     signal
 }
 
 // A segment is what the collector knows of one segment of the plan.
@@ -119,7 +119,6 @@ var ErrNobodyJoined = errors.New("no runner joined")
 // segments named. Cancelling ctx stops the waiting: the result then covers
 // the parts received so far and is marked interrupted.
 func (c *Collector) Wait(ctx context.Context) (*result.Result, error) {
-	defer c.finished.fire()
 	stop := func(d time.Duration, s *signal) bool {
 		t := time.NewTimer(d)
 		defer t.Stop()
@@ -252,6 +251,10 @@ func (c *Collector) Planned() time.Duration {
 	defer c.mu.Unlock()
 	return time.Duration(c.plannedS * float64(time.Second))
 }
+
+// Fetched returns a channel closed once the merged result has been
+// fetched (GET PathResult).
+func (c *Collector) Fetched() <-chan struct{} { return c.fetched.c() }
 
 // Started returns a channel closed once the start is fixed or the run
 // aborted before it.

@@ -62,7 +62,9 @@ func (c *Collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if raw, ok := v.([]byte); ok {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(raw)
+		if _, err := w.Write(raw); err == nil && r.URL.Path == PathResult {
+			c.fetched.fire()
+		}
 		return
 	}
 	if v == nil {

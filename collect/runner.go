@@ -94,9 +94,16 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 
 // PlanID identifies a plan by what the result records of it (Plan.Spec)
 // and its length, so that a collector can refuse segments of another plan.
+// The random seed is left out: segments run without --seed each pick their
+// own.
 func PlanID(p *surge.Plan) string {
 	h := sha256.New()
 	b, _ := json.Marshal(p.Spec)
+	var m map[string]any
+	if json.Unmarshal(b, &m) == nil && m != nil {
+		delete(m, "seed")
+		b, _ = json.Marshal(m)
+	}
 	h.Write(b)
 	fmt.Fprintf(h, "|%d|%v", p.Duration(), p.Endpoints())
 	return hex.EncodeToString(h.Sum(nil))[:16]

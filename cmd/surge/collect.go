@@ -69,7 +69,7 @@ input, 3 a threshold failed, 4 interrupted.`,
 	fs.StringVar(&f.token, "token", "", "the shared token every runner must carry (default $"+collect.TokenEnv+"); required unless --listen is a loopback address")
 	fs.DurationVar(&f.joinWait, "join-wait", 2*time.Minute, "how long to wait for every segment to join before starting with those that did")
 	fs.DurationVar(&f.partWait, "part-wait", time.Minute, "how long after the plan's end to wait for the parts; a segment that has not sent its part by then is missing")
-	fs.DurationVar(&f.linger, "linger", 0, "after the merge, keep serving the merged result (GET /v1/result) for this long, so that it can be fetched from a pod")
+	fs.DurationVar(&f.linger, "linger", 0, "after the merge, keep serving the merged result (GET /v1/result) until it is fetched once, for at most this long, so that it can be fetched from a pod")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
 	for _, name := range []string{"listen", "parts", "out"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -125,9 +125,10 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 	}
 	verdictErr := show(cmd, res, f.out, f.report)
 	if f.linger > 0 {
-		fmt.Fprintf(stderr, "surge collect: serving the merged result at http://%s%s for %v\n", ln.Addr(), collect.PathResult, f.linger)
+		fmt.Fprintf(stderr, "surge collect: serving the merged result at http://%s%s until it is fetched, for at most %v\n", ln.Addr(), collect.PathResult, f.linger)
 		t := time.NewTimer(f.linger)
 		select {
+		case <-c.Fetched():
 		case <-t.C:
 		case <-ctx.Done():
 		}

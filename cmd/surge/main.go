@@ -65,6 +65,6 @@ reports, comparisons and thresholds are built from.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return invalid("%v (see --help)", err)
 	})
-	root.AddCommand(newRunCmd(), newCollectCmd(), newMergeCmd(), newReportCmd(), newCompareCmd(), newFindMaxCmd(), newValidateCmd(), newQuickstartCmd(), newDemoCmd(), newVersionCmd())
+	root.AddCommand(newRunCmd(), newCollectCmd(), newK8sCmd(), newMergeCmd(), newReportCmd(), newCompareCmd(), newFindMaxCmd(), newValidateCmd(), newQuickstartCmd(), newDemoCmd(), newVersionCmd())
 	return root
 }

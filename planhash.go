@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"time"
 )
 
@@ -11,7 +12,8 @@ import (
 // does (its recorded Spec, target, scenarios with their loads in words,
 // start offsets and statistics rows, warm-up and thresholds), the same in
 // every process that compiled the same plan and never a secret the Spec
-// redacts. The segments of a split run record it (Run.PlanHash) so that
+// redacts. The Spec's random seed is left out: the segments of a split run
+// given no --seed each pick their own, and still run one plan. The segments of a split run record it (Run.PlanHash) so that
 // metrics.Merge can refuse parts of different plans.
 func (p *Plan) Hash() string {
 	type scenario struct {
@@ -27,6 +29,13 @@ func (p *Plan) Hash() string {
 		Warmup     time.Duration
 		Thresholds []string
 	}{Spec: p.Spec, Target: p.Target, Warmup: p.Warmup}
+	if m, ok := p.Spec.(map[string]any); ok {
+		if _, seeded := m["seed"]; seeded {
+			m = maps.Clone(m)
+			delete(m, "seed")
+			desc.Spec = m
+		}
+	}
 	for _, s := range p.Scenarios {
 		desc.Scenarios = append(desc.Scenarios, scenario{s.Name, s.Describe, s.StartAfter, s.Endpoints})
 	}

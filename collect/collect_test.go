@@ -100,7 +100,7 @@ func (f *fakePlan) plan(t *testing.T, thresholds ...string) *surge.Plan {
 
 // runner runs segment i of plan against the collector c.
 func runner(t *testing.T, c *collect.Collector, p *surge.Plan, i, n int) (*result.Result, error) {
-	r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: i, Count: n, Plan: collect.PlanID(p), Planned: p.Duration(), Client: inMemory(c)})
+	r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: i, Count: n, Plan: p.Hash(), Planned: p.Duration(), Client: inMemory(c)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestRunnerDiesMidRun(t *testing.T) {
 			}
 		})
 		wg.Go(func() {
-			r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: 1, Count: 2, Plan: collect.PlanID(p), Planned: p.Duration(), Client: inMemory(c)})
+			r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: 1, Count: 2, Plan: p.Hash(), Planned: p.Duration(), Client: inMemory(c)})
 			if err != nil {
 				t.Error(err)
 				return

@@ -70,7 +70,7 @@ type Collector struct {
 
 	mu       sync.Mutex
 	segs     []segment
-	plan     string // PlanID of the first segment to join
+	plan     string // surge.Plan.Hash of the first segment to join
 	plannedS float64
 	fallen   bool // the barrier fell: no more joins
 	setupBy  int  // the segment that runs the setup, once fallen

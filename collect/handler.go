@@ -117,7 +117,7 @@ func (c *Collector) handleJoin(r *http.Request, body []byte) (any, int, error) {
 		return nil, http.StatusConflict, fmt.Errorf("segment %d joined too late: the run began without it (the collector's join wait is %v)", req.Index, c.cfg.JoinWait)
 	case c.plan != "" && req.Plan != c.plan:
 		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d runs a different plan (%s) from the segments that joined first (%s): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
+		return nil, http.StatusConflict, fmt.Errorf("segment %d runs a different plan (plan hash %.12s…) from the segments that joined first (%.12s…): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
 	}
 	c.plan, c.plannedS = req.Plan, req.PlannedS
 	s := &c.segs[req.Index]

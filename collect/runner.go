@@ -3,8 +3,6 @@ package collect
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +29,8 @@ type RunnerConfig struct {
 	Token string
 	// Index and Count are the segment this runner runs: Index of Count.
 	Index, Count int
-	// Plan identifies the plan (PlanID): every segment must run the same.
+	// Plan identifies the plan (surge.Plan.Hash): every segment must run
+	// the same.
 	Plan string
 	// Planned is the plan's length without the grace period.
 	Planned time.Duration
@@ -90,23 +89,6 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	}
 	host, _ := os.Hostname()
 	return &Runner{cfg: cfg, base: u, host: host, queue: make(chan json.RawMessage, pointQueue)}, nil
-}
-
-// PlanID identifies a plan by what the result records of it (Plan.Spec)
-// and its length, so that a collector can refuse segments of another plan.
-// The random seed is left out: segments run without --seed each pick their
-// own.
-func PlanID(p *surge.Plan) string {
-	h := sha256.New()
-	b, _ := json.Marshal(p.Spec)
-	var m map[string]any
-	if json.Unmarshal(b, &m) == nil && m != nil {
-		delete(m, "seed")
-		b, _ = json.Marshal(m)
-	}
-	h.Write(b)
-	fmt.Fprintf(h, "|%d|%v", p.Duration(), p.Endpoints())
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // Join registers the segment, trying again while the collector cannot be

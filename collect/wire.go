@@ -26,7 +26,7 @@ const (
 type joinRequest struct {
 	Index int    `json:"index"`
 	Count int    `json:"count"`
-	Plan  string `json:"plan"` // PlanID of the runner's plan
+	Plan  string `json:"plan"` // surge.Plan.Hash of the runner's plan
 	Host  string `json:"host"`
 	// PlannedS is the plan's length in seconds, without the grace period.
 	PlannedS float64 `json:"planned_s"`

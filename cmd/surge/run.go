@@ -316,7 +316,7 @@ func checkpointTo(stderr io.Writer, out string) (checkpoint func(*result.Result)
 // and sends it the part. Thresholds are the collector's to judge, on the
 // whole, so they do not decide this process's exit code.
 func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts surge.Options, cfg collect.RunnerConfig, out, reportPath string) error {
-	cfg.Plan, cfg.Planned, cfg.Log = collect.PlanID(plan), plan.Duration(), cmd.ErrOrStderr()
+	cfg.Plan, cfg.Planned, cfg.Log = plan.Hash(), plan.Duration(), cmd.ErrOrStderr()
 	runner, err := collect.NewRunner(cfg)
 	if err != nil {
 		return invalid("--collector: %v", err)

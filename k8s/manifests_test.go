@@ -230,7 +230,7 @@ func TestManifestsRefuse(t *testing.T) {
 		{plan(t, 1), k8s.Options{Image: "surge"}, "parallelism 0"},
 		{plan(t, 1), k8s.Options{Parallelism: 1}, "image is required"},
 		{plan(t, 1), k8s.Options{Parallelism: 1, Image: "surge", CollectorService: "Bad_Name"}, "DNS label"},
-		{outside, k8s.Options{Parallelism: 1, Image: "surge"}, "outside the scenario file's directory"},
+		{outside, k8s.Options{Parallelism: 1, Image: "surge"}, "is outside the directories"},
 	}
 	for _, c := range cases {
 		if _, err := k8s.Build(c.file, c.o); err == nil || !strings.Contains(err.Error(), c.want) {

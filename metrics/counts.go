@@ -7,12 +7,11 @@ import (
 	"github.com/surge-load/surge/result"
 )
 
-// Phase names, in the order of the Timing fields.
-var phaseNames = [numPhases]string{"blocked", "dns", "connect", "tls", "send", "wait", "receive"}
-
+// numPhases is the number of Timing fields: blocked, dns, connect, tls,
+// send, wait, receive.
 const numPhases = 7
 
-// timingPhases returns the phases of t in phaseNames order.
+// timingPhases returns the phases of t in the order of the Timing fields.
 func timingPhases(t *result.TimingStats) [numPhases]*result.PhaseStats {
 	return [numPhases]*result.PhaseStats{&t.Blocked, &t.DNS, &t.Connect, &t.TLS, &t.Send, &t.Wait, &t.Receive}
 }

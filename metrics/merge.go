@@ -182,9 +182,8 @@ func fromStats(s *result.Stats) (*stats, error) {
 // started at the agreed time have their intervals aligned.
 func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 	type slot struct {
-		p     result.Point
-		all   *stats
-		users int64
+		p   result.Point
+		all *stats
 	}
 	var slots []*slot
 	for i, part := range parts {

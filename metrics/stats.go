@@ -1,7 +1,5 @@
 package metrics
 
-import ()
-
 // stats is the full-precision aggregate of a set of operations: counts and
 // histograms of latency and service time.
 type stats struct {

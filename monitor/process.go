@@ -182,6 +182,7 @@ func (p *processSampler) sample(ctx context.Context) ([]reading, error) {
 		if err != nil {
 			continue
 		}
+		//lint:ignore SA1019 reading /proc/net/tcp is the point: it needs no privileges, netlink's sock_diag does
 		for _, read := range []func() (procfs.NetTCP, error){pfs.NetTCP, pfs.NetTCP6} {
 			lines, err := read()
 			if err != nil {

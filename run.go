@@ -273,9 +273,7 @@ func (p *Plan) complete(res *result.Result, id string, end time.Time, probe *hea
 	}
 	res.Generator.Cores = probe.Cores()
 	res.Generator.Warnings = append([]string{}, warnings...)
-	analysis.JudgeGenerator(res)
-	res.Collapse = analysis.DetectCollapse(res)
-	analysis.Evaluate(res, p.Thresholds)
+	analysis.Judge(res, p.Thresholds)
 	res.Sanitize()
 }
 

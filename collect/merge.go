@@ -48,9 +48,7 @@ func (c *Collector) merge(interrupted bool, cause error) (*result.Result, error)
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	analysis.JudgeGenerator(res)
-	res.Collapse = analysis.DetectCollapse(res)
-	analysis.Evaluate(res, ths)
+	analysis.Judge(res, ths)
 	return res, nil
 }
 

@@ -41,6 +41,14 @@ type Result struct {
 	// Timeline lists the changes made to the run while it went (the live
 	// page, its API), in order.
 	Timeline []Event `json:"timeline,omitempty"`
+	// Excursions are the dips and spikes of throughput and latency, of any
+	// length from one second; Periodic the ones that recur at a regular
+	// interval.
+	Excursions []Excursion   `json:"excursions,omitempty"`
+	Periodic   []Periodicity `json:"periodic,omitempty"`
+	// Moved ranks, for each group of events, the collapse and the run as
+	// a whole, the monitored series that moved with them.
+	Moved []Moved `json:"moved,omitempty"`
 	// Outputs say what each output sent and dropped.
 	Outputs []OutputStats `json:"outputs,omitempty"`
 }

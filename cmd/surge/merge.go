@@ -51,9 +51,7 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 			if err != nil {
 				return invalid("%v", err)
 			}
-			analysis.JudgeGenerator(res)
-			res.Collapse = analysis.DetectCollapse(res)
-			analysis.Evaluate(res, ths)
+			analysis.Judge(res, ths)
 			return show(cmd, res, out, reportPath)
 		},
 	}

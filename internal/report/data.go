@@ -296,6 +296,12 @@ func findingsOf(r *result.Result) []Finding {
 	if line := SYNBacklogLine(r); line != "" {
 		out = append(out, Finding{Kind: "syn_backlog", Text: line})
 	}
+	for _, l := range EventLines(r) {
+		out = append(out, Finding{Kind: "event", Text: l})
+	}
+	for _, m := range r.Moved {
+		out = append(out, Finding{Kind: "moved", Text: "What moved: " + capital(m.Line)})
+	}
 	return out
 }
 

@@ -41,6 +41,7 @@ func Summary(w io.Writer, r *result.Result) {
 	thresholds(w, r)
 	serverSummary(w, r)
 	findings(w, r)
+	events(w, r)
 	generator(w, r)
 	changes(w, r)
 	outputs(w, r)

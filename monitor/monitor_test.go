@@ -295,7 +295,7 @@ func TestGapsHaveReasons(t *testing.T) {
 		for _, g := range src.Gaps {
 			total += g.DurationS
 			said = said || strings.Contains(g.Reason, want[src.Name])
-			if !strings.Contains(g.Reason, want[src.Name]) && g.Reason != "did not answer by the end of the run" {
+			if !strings.Contains(g.Reason, want[src.Name]) && g.Reason != "did not answer by the end of the run" && !strings.Contains(g.Reason, "slower than its 300ms interval") {
 				t.Errorf("%s: gap reason %q, want it to say %q", src.Name, g.Reason, want[src.Name])
 			}
 		}

@@ -9,9 +9,10 @@ import (
 
 // The rules of dip and spike detection.
 const (
-	// eventWindow is how many seconds before an event make its baseline,
-	// and how many after it must show the return.
-	eventWindow = 5
+	// eventWindow is how many seconds before an event make its baseline;
+	// returnWindow how many after it must show the return.
+	eventWindow  = 5
+	returnWindow = 3
 	// dipShare: throughput under this share of its baseline is a dip;
 	// spikeFactor: over this multiple of it, a spike.
 	dipShare    = 0.5
@@ -25,8 +26,8 @@ const (
 	minEventRPS   = 5.0
 	minLatencyOps = 5
 	// backShare: after a dip, throughput back at this share of the
-	// baseline (after a spike, under this multiple) is a return.
-	backShare = 0.7
+	// baseline (after a spike, under its inverse times it) is a return.
+	backShare = 0.5
 )
 
 // DetectExcursions finds the dips and spikes of throughput (successful
@@ -36,8 +37,9 @@ const (
 //
 // A dip or spike is a run of one or more seconds below half (above twice,
 // for latency three times and 5 ms) the median of the five seconds before
-// it, after which the series comes back: the median of the five seconds
-// after is near the baseline again. A series that falls and stays down is
+// it, and outside their range, after which the series comes back: the
+// median of the three seconds after is at half the baseline or more (for a
+// spike, twice it or less). A series that falls and stays down is
 // not a dip (it is a new level, or a collapse: DetectCollapse). At the
 // start of the run, a latency spike is judged against the rest of the run
 // (a slow start, such as a warm-up). Three or more events of one series
@@ -193,7 +195,7 @@ func scan(pts []result.Point, v []float64, series string, skip int) []result.Exc
 			}
 			j++
 		}
-		after := v[j:min(j+eventWindow, len(v))]
+		after := v[j:min(j+returnWindow, len(v))]
 		if generatorLate(pts[i:j]) {
 			// The generator's own: no event, and no baseline either.
 			for k := i; k < j; k++ {
@@ -247,39 +249,89 @@ func slowStart(pts []result.Point, lat []float64) (result.Excursion, bool) {
 		Baseline: rest, Extreme: slices.Max(lat[:j])}, true
 }
 
-// periodic groups events of one series and kind that recur evenly.
+// periodic finds, for each series and kind, the period at which its
+// events recur, if any: see periodOf.
 func periodic(events []result.Excursion) []result.Periodicity {
 	var out []result.Periodicity
 	for _, series := range []string{result.Throughput, result.Latency} {
 		for _, kind := range []string{result.Dip, result.Spike} {
-			var at []float64
+			var evs []result.Excursion
 			for _, e := range events {
 				if e.Series == series && e.Kind == kind {
-					at = append(at, e.AtS)
+					evs = append(evs, e)
 				}
 			}
-			if len(at) < 3 {
-				continue
-			}
-			gaps := make([]float64, len(at)-1)
-			for i := range gaps {
-				gaps[i] = at[i+1] - at[i]
-			}
-			// The period is the typical short gap; a gap of a few periods
-			// is an event that was not seen (or not judged).
-			shortest := slices.Min(gaps)
-			every := median(slices.DeleteFunc(slices.Clone(gaps), func(g float64) bool { return g > 1.5*shortest }))
-			even := every >= 2
-			for _, g := range gaps {
-				k := math.Max(1, math.Round(g/every))
-				even = even && math.Abs(g-k*every) <= math.Max(1.5, 0.2*every)
-			}
-			if even {
-				out = append(out, result.Periodicity{Series: series, Kind: kind, Count: len(at), EveryS: math.Round(every*10) / 10, AtS: at})
+			if p, ok := periodOf(evs); ok {
+				p.Series, p.Kind = series, kind
+				out = append(out, p)
 			}
 		}
 	}
 	return out
+}
+
+// periodOf finds the period of evs: every gap between two events is a
+// candidate period P (2 s or more), and every event an anchor; the slots
+// anchor + k×P are filled by an event that covers them (from half a
+// second before it starts to half a second before its end). The best
+// period fills the most slots, then the largest share of those between
+// its first and last filled one, then is the longest; it counts if three
+// slots or more are filled and at least three quarters of them. Events that fill no slot are
+// left out of it (noise between the recurring ones).
+func periodOf(evs []result.Excursion) (result.Periodicity, bool) {
+	if len(evs) < 3 {
+		return result.Periodicity{}, false
+	}
+	covers := func(e result.Excursion, t float64) bool { return t >= e.AtS-0.5 && t <= e.AtS+math.Max(e.LastedS, 1)-0.5 }
+	var best result.Periodicity
+	bestShare := 0.0
+	for i := range evs {
+		for j := i + 1; j < len(evs); j++ {
+			period := evs[j].AtS - evs[i].AtS
+			if period < 2 {
+				continue
+			}
+			for _, anchor := range evs {
+				// Walk the slots from the anchor back and forth.
+				var at []float64
+				filled, slots := 0, 0
+				first, last := math.Inf(1), math.Inf(-1)
+				for _, e := range evs {
+					first, last = math.Min(first, e.AtS), math.Max(last, e.AtS)
+				}
+				k0 := math.Ceil((first - 1 - anchor.AtS) / period)
+				lastFilled, firstFilled := -1, -1
+				var hits []float64
+				for k := k0; anchor.AtS+k*period <= last+1; k++ {
+					t := anchor.AtS + k*period
+					slots++
+					for _, e := range evs {
+						if covers(e, t) {
+							if firstFilled < 0 {
+								firstFilled = slots
+							}
+							lastFilled = slots
+							filled++
+							hits = append(hits, e.AtS)
+							break
+						}
+					}
+				}
+				if filled < 3 {
+					continue
+				}
+				span := lastFilled - firstFilled + 1
+				share := float64(filled) / float64(span)
+				at = hits
+				better := filled > best.Count || filled == best.Count && (share > bestShare || share == bestShare && period > best.EveryS)
+				if share >= 0.75 && better {
+					bestShare = share
+					best = result.Periodicity{Count: filled, EveryS: math.Round(period*10) / 10, AtS: at}
+				}
+			}
+		}
+	}
+	return best, best.Count >= 3
 }
 
 // valid returns the values of xs that are not NaN.

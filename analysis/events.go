@@ -282,7 +282,9 @@ func periodOf(evs []result.Excursion) (result.Periodicity, bool) {
 	if len(evs) < 3 {
 		return result.Periodicity{}, false
 	}
-	covers := func(e result.Excursion, t float64) bool { return t >= e.AtS-0.5 && t <= e.AtS+math.Max(e.LastedS, 1)-0.5 }
+	covers := func(e result.Excursion, t float64) bool {
+		return t >= e.AtS-0.5 && t <= e.AtS+math.Max(e.LastedS, 1)-0.5
+	}
 	var best result.Periodicity
 	bestShare := 0.0
 	for i := range evs {

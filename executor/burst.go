@@ -63,7 +63,7 @@ func (b Burst) Pool(s Segment) int {
 
 // String says in words what load b applies.
 func (b Burst) String() string {
-	return fmt.Sprintf("bursts of %d every %v for %v", b.Size, b.Every, b.Length)
+	return fmt.Sprintf("bursts of %d every %v for %v", b.Size, Round(b.Every), Round(b.Length))
 }
 
 // Run runs the plan; see Load.

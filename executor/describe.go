@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // DefaultPool is the open model's user pool when none is given: the peak
@@ -25,15 +26,24 @@ func peak(start float64, stages []Stage) float64 {
 func describeStages(ss []Stage, unit string) string {
 	parts := make([]string, len(ss))
 	for i, st := range ss {
-		parts[i] = fmt.Sprintf("%v→%g%s", st.Duration, st.Target, unit)
+		parts[i] = fmt.Sprintf("%v→%g%s", Round(st.Duration), st.Target, unit)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Round rounds d for people: a plan rescaled by --duration has stages such
+// as 46.666666667s, said as 46.667s.
+func Round(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
 }
 
 // String says in words what load c applies.
 func (c Closed) String() string {
 	if len(c.Stages) == 1 && float64(c.Start) == c.Stages[0].Target {
-		return fmt.Sprintf("closed model: %d users for %v", c.Start, c.Stages[0].Duration)
+		return fmt.Sprintf("closed model: %d users for %v", c.Start, Round(c.Stages[0].Duration))
 	}
 	return fmt.Sprintf("closed model: %d users, then %s", c.Start, describeStages(c.Stages, ""))
 }
@@ -41,7 +51,7 @@ func (c Closed) String() string {
 // String says in words what load o applies.
 func (o Open) String() string {
 	if len(o.Stages) == 1 && o.StartRate == o.Stages[0].Target {
-		return fmt.Sprintf("open model: %g/s for %v, up to %d users", o.StartRate, o.Stages[0].Duration, o.MaxUsers)
+		return fmt.Sprintf("open model: %g/s for %v, up to %d users", o.StartRate, Round(o.Stages[0].Duration), o.MaxUsers)
 	}
 	return fmt.Sprintf("open model: %g/s, then %s, up to %d users", o.StartRate, describeStages(o.Stages, "/s"), o.MaxUsers)
 }

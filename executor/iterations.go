@@ -53,7 +53,7 @@ func (it Iterations) Duration() time.Duration { return it.MaxDuration }
 
 // String says in words what load it applies.
 func (it Iterations) String() string {
-	return fmt.Sprintf("%d iterations shared by %d users, within %v", it.Total, it.Users, it.MaxDuration)
+	return fmt.Sprintf("%d iterations shared by %d users, within %v", it.Total, it.Users, Round(it.MaxDuration))
 }
 
 // Run runs the plan; see Load.

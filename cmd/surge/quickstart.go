@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,11 +17,14 @@ import (
 	"github.com/surge-load/surge/scenario/yamlfile"
 )
 
-// The quickstart runs this example, writes these files, and lasts this long.
+// The quickstart runs this example, writes these files in a folder of their
+// own that ignores itself (so a clone's git status stays clean), and lasts
+// this long.
 const (
 	quickstartExample  = "folders-test1.yaml"
-	quickstartResult   = "surge-result.json"
-	quickstartReport   = "surge-report.html"
+	quickstartDir      = "surge-out"
+	quickstartResult   = quickstartDir + "/surge-result.json"
+	quickstartReport   = quickstartDir + "/surge-report.html"
 	quickstartUsers    = 40
 	quickstartDuration = 30 * time.Second
 )
@@ -33,11 +39,15 @@ func newQuickstartCmd() *cobra.Command {
 scenario of examples/` + quickstartExample + ` against it: virtual users ramp up
 to a few dozen, each creating, listing and moving folders by weight with think
 time between tasks. Prints live progress and the summary, and writes
-` + quickstartResult + ` and ` + quickstartReport + ` in the current directory.`,
+` + quickstartResult + ` and ` + quickstartReport + ` (the folder ignores itself
+in git: it holds a .gitignore of "*").`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if duration <= 0 {
 				return invalid("--duration %v must be positive", duration)
+			}
+			if err := outputDir(quickstartDir); err != nil {
+				return &codeError{code: exitError, err: err}
 			}
 			srv, err := demo.Start(context.Background(), "127.0.0.1:0", demo.DefaultConfig())
 			if err != nil {
@@ -60,7 +70,10 @@ time between tasks. Prints live progress and the summary, and writes
 			runErr := executeTo(cmd, plan, placement{}, &runFlags{out: quickstartResult, report: quickstartReport, quiet: quiet, checkpoint: 10 * time.Second})
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "\nWhat you saw: %d virtual users created, listed and moved folders in the demo service, by weight 6:2:2 with think time; every request is in the table above, failures by cause.\n", quickstartUsers)
-			fmt.Fprintf(out, "Next: open %s in a browser, then try `surge demo` in one terminal and `surge run examples/%s --users 100` in another.\n", quickstartReport, quickstartExample)
+			fmt.Fprintln(out, "The move folder errors (400) are by design: a folder cannot move into its own subtree, nor the root; the goals leave moves out of the error threshold.")
+			surgeCmd := invocation()
+			fmt.Fprintf(out, "Next: open %s in a browser, then try `%s demo` in one terminal and `%s run examples/%s --users 100 --ui 127.0.0.1:8089` in another.\n",
+				quickstartReport, surgeCmd, surgeCmd, quickstartExample)
 			var ce *codeError
 			if errors.As(runErr, &ce) && ce.code == exitThresholds {
 				// A failed objective is part of the demonstration, not a failure of it.
@@ -73,4 +86,26 @@ time between tasks. Prints live progress and the summary, and writes
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print no live progress")
 	cmd.Flags().DurationVar(&duration, "duration", quickstartDuration, "how long to run")
 	return cmd
+}
+
+// outputDir makes dir, holding a .gitignore that ignores everything in it.
+func outputDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); err == nil {
+		return nil
+	}
+	return os.WriteFile(ignore, []byte("# written by surge quickstart: everything here is output\n*\n"), 0o644)
+}
+
+// invocation is how the user started surge: "go run ./cmd/surge" when it
+// runs from go run's build cache, "surge" otherwise.
+func invocation() string {
+	exe, err := os.Executable()
+	if err == nil && strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		return "go run ./cmd/surge"
+	}
+	return "surge"
 }

@@ -38,3 +38,43 @@ func TestQuickstart(t *testing.T) {
 		}
 	}
 }
+
+// TestQuickstartFromAFreshClone does what the README says on a fresh
+// clone of the committed tree: go run ./cmd/surge quickstart (shortened).
+// It must exit 0, tell the newcomer the command that works from there, and
+// leave git status clean.
+func TestQuickstartFromAFreshClone(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	top, err := exec.Command(git, "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skipf("not in a git work tree: %v", err)
+	}
+	clone := filepath.Join(t.TempDir(), "surge")
+	if out, err := exec.Command(git, "clone", "--quiet", "--no-hardlinks", strings.TrimSpace(string(top)), clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	cmd := exec.Command("go", "run", "./cmd/surge", "quickstart", "--duration", "4s", "--quiet")
+	cmd.Dir = clone
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run ./cmd/surge quickstart: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "`go run ./cmd/surge demo`") {
+		t.Errorf("the quickstart's next step is not the command that works from a clone:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(clone, quickstartReport)); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+	st := exec.Command(git, "status", "--porcelain", "--untracked-files=all")
+	st.Dir = clone
+	status, err := st.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(strings.TrimSpace(string(status))) != 0 {
+		t.Errorf("git status after the quickstart is not clean:\n%s", status)
+	}
+}

@@ -191,8 +191,8 @@ func fromExprError(src string, err error, sc *Scope) error {
 		switch {
 		case slices.Contains(responseNames, name) && !sc.Response:
 			e.Fix = name + " is known only after a request: use it in expect, capture, append or remove"
-		case suggest.Closest(name, sc.Names()) != "":
-			e.Fix = suggest.DidYouMean(name, sc.Names())
+		case suggest.Closest(name, append(sc.Names(), functionNames...)) != "":
+			e.Fix = suggest.DidYouMean(name, append(sc.Names(), functionNames...))
 		default:
 			e.Fix = "define it in vars, capture it from a response, or declare it under pools or data"
 		}

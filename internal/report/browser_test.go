@@ -105,6 +105,8 @@ func TestPagesInChromium(t *testing.T) {
 		{"report-outage.html", report(outage.result()), 5,
 			map[string]int{"endpoints": 1, "timing": 1, "errors": 2},
 			map[string]int{"ul.findings li": 2, "#charts .chart-key li": 6}},
+		{"report-refusals.html", report(refusals.result()), 5,
+			map[string]int{"endpoints": 1, "timing": 1, "errors": 2}, nil},
 		{"compare.html", func(p string) error { return WriteCompareHTML(p, pair, checks) }, len(overlays),
 			map[string]int{"runs": 2, "compare": len(Metrics)}, nil},
 		{"compare-sequence.html", func(p string) error { return WriteCompareHTML(p, sequence(t), nil) }, len(overlays),
@@ -201,6 +203,22 @@ func TestPagesInChromium(t *testing.T) {
 			}
 			if pg.name == "report.html" {
 				checkSort(t, tab)
+			}
+			// Every table fits the page: none scrolls sideways to hide a run.
+			wide, err := chromedp.Run(tab, chromedp.Evaluate[int](`[...document.querySelectorAll(".scroll")].filter(d => d.scrollWidth > d.clientWidth + 1).length`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wide > 0 {
+				t.Errorf("%d tables are wider than the page", wide)
+			}
+			if pg.name == "report-refusals.html" {
+				// After the collapse failures outnumber successes: they are
+				// drawn on an axis of their own, not squashing the ok line.
+				apart, err := chromedp.Run(tab, chromedp.Evaluate[bool](`window.surgePlots.some(u => u.root.closest("figure").dataset.chart === "throughput" && !!u.scales.y2 && u.series.some(s => s.label === "failed" && s.scale === "y2"))`))
+				if err != nil || !apart {
+					t.Errorf("the throughput chart of a collapse draws failures on the axis of the successes (%v)", err)
+				}
 			}
 			shot, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
 			if err != nil {

@@ -49,6 +49,10 @@ type synth struct {
 	// In the seconds from outageFrom up to outageTo every request is
 	// refused at once: the service collapses.
 	outageFrom, outageTo int
+	// refusalsX, if more than 1, multiplies the request rate during the
+	// outage: a closed loop whose refusals come back at once sends many
+	// more requests than it did while they succeeded.
+	refusalsX float64
 	// From second saturateFrom on (if not zero) the generator is saturated:
 	// its CPU is busy and it starts work late.
 	saturateFrom int
@@ -129,6 +133,9 @@ func (s synth) build() *result.Result {
 			if s.rampS > 0 && sec < s.rampS {
 				rate = e.rps * float64(sec+1) / float64(s.rampS)
 				p.Users = int64(40 * (sec + 1) / s.rampS)
+			}
+			if s.refusalsX > 1 && sec >= s.outageFrom && sec < s.outageTo {
+				rate *= s.refusalsX
 			}
 			n := int(math.Round(rate + rng.NormFloat64()*math.Sqrt(rate)))
 			for range max(n, 0) {
@@ -304,6 +311,10 @@ var shop = synth{
 // generator saturated for its last ten seconds: the fixture of the
 // findings a report shows on its charts. Its seed puts the peak, which
 // the collapse must follow, twelve seconds before the outage.
+// refusals is an outage whose refusals come back at once, ten times as
+// many per second as the successes were.
+var refusals = func() synth { s := outage; s.refusalsX = 10; return s }()
+
 var outage = synth{
 	seed: 21, seconds: 60, rampS: 5, warmupS: 5, outageFrom: 30, outageTo: 38, saturateFrom: 50,
 	endpoints: []synthEndpoint{

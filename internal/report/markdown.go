@@ -22,6 +22,9 @@ func Markdown(w io.Writer, r *result.Result) {
 		fmt.Fprint(w, " · **interrupted**")
 	}
 	fmt.Fprint(w, "\n\n")
+	if wu := r.Warmup; wu != nil && wu.DurationS > 0 {
+		fmt.Fprintf(w, "Warm-up: %s.\n\n", warmupText(wu))
+	}
 	rows := [][]string{{"Endpoint", "Requests", "Failures", "RPS", "p50", "p90", "p95", "p99", "max"}}
 	add := func(name string, s *result.Stats) {
 		c := cellsOf(s)

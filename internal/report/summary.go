@@ -34,6 +34,9 @@ func Summary(w io.Writer, r *result.Result) {
 		fmt.Fprintf(w, "INCOMPLETE: segment %d of %d is missing (%s); the figures cover only the other segments\n", m.Index, r.Run.Segment.Count, m.Reason)
 	}
 	fmt.Fprintln(w)
+	if wu := r.Warmup; wu != nil && wu.DurationS > 0 {
+		fmt.Fprintf(w, "Warm-up: %s.\n\n", warmupText(wu))
+	}
 	endpoints(w, r)
 	timing(w, r)
 	streams(w, r)

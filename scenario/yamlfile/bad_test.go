@@ -51,6 +51,8 @@ func TestBadFiles(t *testing.T) {
 			"9:9: unknown key \"expct\" in a task; did you mean expect?"},
 		{"unknown scenario key", strings.Replace(good, "    tasks:", "    taks:", 1),
 			"7:5: unknown key \"taks\" in a scenario; did you mean tasks?"},
+		{"function name in the wrong case", strings.Replace(good, "pick(folders) }}", "pick(folders) }}?n={{ randint(1, 5) }}", 1),
+			"8:55: randint is not defined; did you mean randInt?"},
 		{"unknown output kind", good + "outputs: [influxdb=http://127.0.0.1:8086/write, prom=http://x]\n",
 			"9:49: output \"prom=http://x\": unknown kind \"prom\"; want one of prometheus-rw"},
 		{"yaml syntax", "target: [http://x\nscenarios: {}\n",

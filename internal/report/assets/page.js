@@ -114,6 +114,11 @@
     var pad = max > min ? (max - min) * 0.05 : Math.max(Math.abs(min) * 0.1, 1);
     return [min - pad, max + pad];
   }
+  function maxOf(values) {
+    var m = 0;
+    for (var i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
+    return m;
+  }
   function anyPositive(values) {
     for (var i = 0; i < values.length; i++) if (values[i] > 0) return true;
     return false;
@@ -430,10 +435,21 @@
         loadSpec.y2 = { label: "arrivals per second", unit: "/s" };
       }
       timeChart(loadSpec);
+      // When failures outnumber successes many times over (after a
+      // collapse), they go on an axis of their own, so that they do not
+      // squash the successful line to the bottom of the chart.
+      var apart = maxOf(ch.failed_s.concat(ch.dropped_s)) > 2 * maxOf(ch.ok_s);
+      var failScale = apart ? "y2" : undefined;
       var tput = [{ label: "ok", values: ch.ok_s, color: C.ok, fill: "rgba(42,157,143,0.12)" },
-        { label: "failed", values: ch.failed_s, color: C.failed }];
-      if (anyPositive(ch.dropped_s)) tput.push({ label: "dropped", values: ch.dropped_s, color: C.dropped, dash: [6, 4] });
-      timeChart({ key: "throughput", title: "Throughput: requests per second, ok and failed", yLabel: "requests per second", unit: "req/s", series: tput });
+        { label: "failed", values: ch.failed_s, color: C.failed, scale: failScale }];
+      if (anyPositive(ch.dropped_s)) tput.push({ label: "dropped", values: ch.dropped_s, color: C.dropped, dash: [6, 4], scale: failScale });
+      var tputSpec = { key: "throughput", title: "Throughput: requests per second, ok and failed", yLabel: "requests per second", unit: "req/s", series: tput };
+      if (apart) {
+        tputSpec.title = "Throughput: ok requests per second (left), failed and dropped (right axis)";
+        tputSpec.yLabel = "ok per second";
+        tputSpec.y2 = { label: "failed per second", unit: "req/s" };
+      }
+      timeChart(tputSpec);
       if (ch.streams) streamCharts(ch.streams, timeChart);
       timeChart({ key: "latency", title: "Latency (from the intended start)", yLabel: "latency", unit: "ms", series: [
         { label: "p50", values: ch.p50_ms, color: C.p50 },
@@ -687,16 +703,27 @@
 
     var cs = section(app, "Comparison", "comparison");
     d.sections.forEach(function (s) {
+      // With more than three runs, each run's change goes under its value
+      // in the same column, so that every run fits the page's width.
+      var many = d.runs.length > 3;
       var cols = [{ label: s.name, cell: function (r) { return r.metric; } },
         { label: d.runs[0].label, num: true, cell: function (r) { return r.text[0]; } }];
       for (var i = 1; i < d.runs.length; i++) {
         (function (i) {
+          if (many) {
+            cols.push({ label: d.runs[i].label, num: true,
+              cell: function (r) { return el("span", null, [r.text[i], el("br"), changeCell(r.changes[i - 1], true)]); },
+              cls: function (r) { return "change " + verdictClass(r.changes[i - 1].verdict); } });
+            return;
+          }
           cols.push({ label: d.runs[i].label, num: true, cell: function (r) { return r.text[i]; } });
           cols.push({ label: "change", num: true, cell: function (r) { return changeCell(r.changes[i - 1], d.runs.length > 2); },
             cls: function (r) { return "change " + verdictClass(r.changes[i - 1].verdict); } });
         })(i);
       }
-      cs.appendChild(table(cols, s.rows, { name: "compare" }));
+      var ct = table(cols, s.rows, { name: "compare" });
+      if (many) ct.querySelector("table").classList.add("many");
+      cs.appendChild(ct);
     });
     cs.appendChild(el("p", { class: "hint" }, d.legend));
     d.notes.forEach(function (n) { cs.appendChild(el("p", { class: "note" }, n)); });

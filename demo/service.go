@@ -65,6 +65,9 @@ func (s *Service) routes() {
 	s.route("GET /{$}", routeNormal, s.handleIndex)
 	s.route("GET /healthz", routeExempt, s.handleHealth)
 	s.route("GET /metrics", routeExempt, s.m.handler().ServeHTTP)
+	s.route("GET /openapi.yaml", routeExempt, handleOpenAPI)
+	s.route("GET /app", routeNormal, handleApp)
+	s.route("GET /app/style.css", routeNormal, handleAppStyle)
 
 	s.route("POST /api/v1/users", routeNormal, s.handleCreateUser)
 	s.route("GET /api/v1/folders/{id}", routeNormal, s.handleListFolder)
@@ -159,6 +162,8 @@ const indexText = `surge demo service: a load-test target whose behaviour under 
 
 GET   /healthz                     liveness: "ok"
 GET   /metrics                     Prometheus metrics
+GET   /openapi.yaml                the OpenAPI description of these endpoints
+GET   /app                         a page whose script logs in and writes and reads a note (for recording a HAR)
 
 POST  /api/v1/users                {"userName"} -> 201 {"id","rootFolderId"}
 GET   /api/v1/folders/{id}         ?userId=&cursorType=Folder&sortBy=createdAt|name&size=10&creatorId=&cursor=

@@ -66,5 +66,6 @@ reports, comparisons and thresholds are built from.`,
 		return invalid("%v (see --help)", err)
 	})
 	root.AddCommand(newRunCmd(), newCollectCmd(), newK8sCmd(), newMergeCmd(), newReportCmd(), newCompareCmd(), newFindMaxCmd(), newValidateCmd(), newQuickstartCmd(), newDemoCmd(), newVersionCmd())
+	root.AddCommand(newImportCmd())
 	return root
 }

@@ -329,3 +329,9 @@ func KindOf(v any) string {
 	}
 	return reflect.TypeOf(v).String()
 }
+
+// Reserved reports whether name is taken by the scenario language (a
+// response field, the user's id or iteration, a function, a word of the
+// expression language), so that no variable, pool or data source may be
+// called so.
+func Reserved(name string) bool { return slices.Contains(ReservedNames(), name) }

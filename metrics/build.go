@@ -54,6 +54,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 	measured := res.MeasuredS()
 	total := newStats()
 	perClass := map[errclass.Class]map[string]int64{}
+	msgs := msgTable{}
 	for id, st := range r.run {
 		if st == nil {
 			continue
@@ -61,6 +62,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 		name := r.endpointName(EndpointID(id))
 		res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(st, 0, measured)})
 		total.merge(st)
+		msgs.addCounts(&st.counts, name)
 		for class, e := range st.errors {
 			if perClass[class] == nil {
 				perClass[class] = map[string]int64{}
@@ -72,7 +74,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 		res.Endpoints = []result.EndpointStats{}
 	}
 	res.Totals = toStats(total, r.dropped, measured)
-	res.Errors = errorStats(&total.counts, r.dropped, perClass)
+	res.Errors = errorStats(&total.counts, r.dropped, perClass, msgs)
 	res.Generator = generatorOf(res.Series, r.lag)
 	res.Thresholds = []result.ThresholdResult{}
 	r.streamResult(res)
@@ -122,7 +124,7 @@ func toStats(st *stats, dropped int64, durationS float64) result.Stats {
 }
 
 // errorStats lists the error classes, most frequent first.
-func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64) []result.ErrorStats {
+func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64, msgs msgTable) []result.ErrorStats {
 	out := []result.ErrorStats{}
 	for class, e := range c.errors {
 		es := result.ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
@@ -132,13 +134,7 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 				es.Statuses[strconv.Itoa(code)] = n
 			}
 		}
-		for msg, n := range e.messages {
-			es.Samples = append(es.Samples, result.Message{Message: msg, Count: n})
-		}
-		sort.Slice(es.Samples, func(i, j int) bool {
-			a, b := es.Samples[i], es.Samples[j]
-			return a.Count > b.Count || a.Count == b.Count && a.Message < b.Message
-		})
+		es.Samples = msgs.top(class)
 		out = append(out, es)
 	}
 	if dropped > 0 {

@@ -22,32 +22,57 @@ func phasesOf(t *Timing) [numPhases]time.Duration {
 
 // Limits that keep memory bounded whatever the errors look like.
 const (
-	maxSampleMessages = 5  // distinct sample messages kept per error class
-	maxMessageGroups  = 20 // distinct messages of unrecognised errors kept per endpoint
-	otherMessages     = "(further distinct messages)"
+	// maxTemplates is how many message templates (errclass.Template) an
+	// error class keeps per endpoint; failures of further templates are
+	// counted under otherMessages. The result lists the top
+	// MaxMessageTemplates of each class.
+	maxTemplates        = 100
+	MaxMessageTemplates = 20
+	otherMessages       = "(further distinct messages)"
 )
 
 // errCounts counts the failures of one class.
 type errCounts struct {
 	count    int64
 	statuses map[int]int64 // by status, for failures that had one (statusKept says which the result lists)
-	// messages holds sample messages with their counts. For the Other class
-	// every message is counted, since the message is all that tells those
-	// errors apart; for known classes only the first few distinct ones.
-	messages map[string]int64
+	// messages counts every failure by the template of its message, so
+	// ids, numbers and UUIDs do not make each message a cause of its own,
+	// and keeps one whole message of each as an example.
+	messages map[string]*message
 }
 
-func (e *errCounts) addMessage(msg string, n int64, group bool) {
+// message is one template's count and example.
+type message struct {
+	example string
+	n       int64
+}
+
+// addMessage counts n failures whose message has template tmpl, with
+// example as one of them.
+func (e *errCounts) addMessage(tmpl, example string, n int64) {
 	if e.messages == nil {
-		e.messages = map[string]int64{}
+		e.messages = map[string]*message{}
 	}
-	if _, ok := e.messages[msg]; ok || len(e.messages) < maxSampleMessages || (group && len(e.messages) < maxMessageGroups) {
-		e.messages[msg] += n
-		return
+	m := e.messages[tmpl]
+	if m == nil {
+		if len(e.messages) >= maxTemplates {
+			tmpl, example = otherMessages, ""
+			if m = e.messages[tmpl]; m == nil {
+				m = &message{}
+				e.messages[tmpl] = m
+			}
+		} else {
+			m = &message{example: example}
+			e.messages[tmpl] = m
+		}
 	}
-	if group {
-		e.messages[otherMessages] += n
-	}
+	m.n += n
+}
+
+// addErr counts one failure whose error is err.
+func (e *errCounts) addErr(err error) {
+	msg := err.Error()
+	e.addMessage(errclass.Template(msg), msg, 1)
 }
 
 // SYNRetransmitted reports whether a connect that took d looks like one
@@ -63,9 +88,6 @@ func SYNRetransmitted(d time.Duration) bool {
 	return false
 }
 
-// grouped reports whether every distinct message of class is counted, as
-// for the classes whose message is all that tells their failures apart.
-func grouped(class errclass.Class) bool { return class == errclass.Other || class == errclass.NotSent }
 
 // empty reports whether c counted nothing.
 func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 && c.failures == 0 }
@@ -76,8 +98,8 @@ func (c *counts) failLate(class errclass.Class, err error) {
 	c.failures++
 	e := c.errClass(class)
 	e.count++
-	if err != nil && (grouped(class) || len(e.messages) < maxSampleMessages) {
-		e.addMessage(err.Error(), 1, grouped(class))
+	if err != nil {
+		e.addErr(err)
 	}
 }
 
@@ -113,7 +135,7 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 		e := c.errClass(s.Class)
 		e.count++
 		if s.Err != nil {
-			e.addMessage(s.Err.Error(), 1, true)
+			e.addErr(s.Err)
 		}
 		return
 	}
@@ -154,9 +176,8 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 		}
 		e.statuses[s.Status]++
 	}
-	group := grouped(s.Class)
-	if s.Err != nil && (group || len(e.messages) < maxSampleMessages) {
-		e.addMessage(s.Err.Error(), 1, group)
+	if s.Err != nil {
+		e.addErr(s.Err)
 	}
 }
 
@@ -209,8 +230,8 @@ func (c *counts) merge(o *counts) {
 			}
 			e.statuses[st] += n
 		}
-		for msg, n := range oe.messages {
-			e.addMessage(msg, n, grouped(class))
+		for tmpl, m := range oe.messages {
+			e.addMessage(tmpl, m.example, m.n)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 	lag := newStats()
 	var dropped int64
 	perClass := map[errclass.Class]map[string]int64{}
-	messages := map[errclass.Class]*errCounts{}
+	msgs := msgTable{}
 	for i, p := range parts {
 		if p.Run.Start.Before(out.Run.Start) {
 			out.Run.Start = p.Run.Start
@@ -75,11 +75,13 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 		}
 		for _, e := range p.Errors {
 			c := errclass.Class(e.Class)
-			if messages[c] == nil {
-				messages[c] = &errCounts{}
-			}
 			for _, m := range e.Samples {
-				messages[c].addMessage(m.Message, m.Count, grouped(c))
+				if len(m.Endpoints) == 0 {
+					msgs.add(c, m.Message, m.Example, "", m.Count)
+				}
+				for ep, n := range m.Endpoints {
+					msgs.add(c, m.Message, m.Example, ep, n)
+				}
 			}
 		}
 		if h, err := decodeHist(p.Generator.LagHistogram); err == nil {
@@ -88,11 +90,6 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 		}
 		for _, w := range p.Generator.Warnings {
 			out.Generator.Warnings = append(out.Generator.Warnings, fmt.Sprintf("segment %d: %s", p.Run.Segment.Index, w))
-		}
-	}
-	for class, m := range messages {
-		if e := total.errors[class]; e != nil {
-			e.messages = m.messages
 		}
 	}
 	for _, p := range parts {
@@ -111,7 +108,7 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 		out.Endpoints = append(out.Endpoints, result.EndpointStats{Name: name, Stats: toStats(eps[name], 0, measured)})
 	}
 	out.Totals = toStats(total, dropped, measured)
-	out.Errors = errorStats(&total.counts, dropped, perClass)
+	out.Errors = errorStats(&total.counts, dropped, perClass, msgs)
 	series, err := mergeSeries(parts)
 	if err != nil {
 		return nil, err

@@ -198,10 +198,14 @@ type ErrorStats struct {
 	Samples   []Message        `json:"samples,omitempty"`
 }
 
-// A Message is a sample error message and how often it occurred.
+// A Message is the template of error messages of one cause (numbers, ids,
+// UUIDs and hex replaced, as errclass.Template does), how often it occurred,
+// one whole message of it as an example, and its count per endpoint.
 type Message struct {
-	Message string `json:"message"`
-	Count   int64  `json:"count"`
+	Message   string           `json:"message"`
+	Example   string           `json:"example,omitempty"`
+	Count     int64            `json:"count"`
+	Endpoints map[string]int64 `json:"endpoints,omitempty"`
 }
 
 // A Point is one interval (normally one second) of the run.

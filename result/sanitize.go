@@ -31,6 +31,8 @@ func (r *Result) Sanitize() {
 		e.Statuses = sanitizeKeys(e.Statuses)
 		for j := range e.Samples {
 			e.Samples[j].Message = sanitize.Text(e.Samples[j].Message)
+			e.Samples[j].Example = sanitize.Text(e.Samples[j].Example)
+			e.Samples[j].Endpoints = sanitizeKeys(e.Samples[j].Endpoints)
 		}
 	}
 	for i := range r.Series {

@@ -71,6 +71,9 @@ type step struct {
 	// goOn: on_failure: continue, so the iteration goes on past a
 	// failure of this step.
 	goOn bool
+	// errorKey is the gjson path of the body field that names a failure's
+	// cause (error_key: json.PATH), errorKeySrc as written.
+	errorKey, errorKeySrc string
 
 	capture, set   []assign
 	append, remove []assign

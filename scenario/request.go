@@ -35,12 +35,32 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 	resp := u.tr.Do(ctx, &u.req, &smp)
 	u.jar.store(u.req.URL, resp.Header)
 	ok := u.check(s, &smp, &resp)
+	if !ok && s.errorKey != "" && smp.Err != nil && len(resp.Body) > 0 {
+		if v := gjson.GetBytes(resp.Body, s.errorKey); v.Exists() {
+			smp.Err = &keyedError{status: resp.Status, key: s.errorKeySrc, value: v.String(), err: smp.Err}
+		}
+	}
 	if !ok {
 		u.failure = fmt.Errorf("%s: %s %s: %w", s.path, r.method, u.req.URL, smp.Err)
 	}
 	u.shard.Record(&smp)
 	return ok
 }
+
+// keyedError is a failure named by a field of its response body
+// (error_key): its message is the status and the field's value, so
+// failures group by the cause the server gave.
+type keyedError struct {
+	status     int
+	key, value string
+	err        error
+}
+
+func (e *keyedError) Error() string {
+	return fmt.Sprintf("status %d: %s = %s", e.status, e.key, e.value)
+}
+
+func (e *keyedError) Unwrap() error { return e.err }
 
 // build renders the request of s into u.req.
 func (u *vuser) build(s *step) error {

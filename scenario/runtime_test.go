@@ -141,7 +141,7 @@ func TestFailures(t *testing.T) {
 			Scenarios: []Scenario{{Name: "s", Load: Users(1, 0, time.Second), Flow: []Step{c.step, {Request: &Request{Method: "GET", URL: "/after"}}}}}}
 		res, _ := runUser(t, spec, 1)
 		if len(res.Errors) != 1 || res.Errors[0].Class != string(c.class) || len(res.Errors[0].Samples) == 0 ||
-			!strings.Contains(res.Errors[0].Samples[0].Message, c.msg) {
+			!strings.Contains(res.Errors[0].Samples[0].Example, c.msg) {
 			t.Errorf("%s: errors %+v, want class %s with %q", c.step.Name, res.Errors, c.class, c.msg)
 		}
 		if rows(res)["GET /after"].Requests != 0 {

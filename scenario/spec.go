@@ -139,6 +139,12 @@ type Step struct {
 	// sleeps, which still pace the user; "continue" goes on with the next
 	// step, as k6 and Locust do after an unchecked response.
 	OnFailure string
+	// ErrorKey, such as "json.error", groups the failures of the step's
+	// request by a field of the response body: their message becomes
+	// "status 409: json.error = <the field's value>", so the causes a
+	// server names in its error bodies are counted apart. It is a path
+	// into the body's JSON, after "json.".
+	ErrorKey string
 
 	// Capture sets user variables to expressions evaluated against the
 	// response of the step's request.

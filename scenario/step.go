@@ -73,6 +73,17 @@ func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 	if s.While != "" {
 		st.while = c.expr(s.While, path+".while", sc)
 	}
+	if s.ErrorKey != "" {
+		field, ok := strings.CutPrefix(s.ErrorKey, "json.")
+		switch {
+		case s.Request == nil:
+			c.fail(path+".error_key", "error_key reads the body of a request's failed response, and the step has no request", "move it to a request step")
+		case !ok || field == "" || strings.ContainsAny(field, " \t"):
+			c.fail(path+".error_key", "error_key %q is not a field of the JSON body", "write it as json.FIELD, such as json.error or json.error.code", s.ErrorKey)
+		default:
+			st.errorKey, st.errorKeySrc = field, s.ErrorKey
+		}
+	}
 	switch s.OnFailure {
 	case "", OnFailureStop:
 	case OnFailureContinue:
@@ -128,7 +139,7 @@ func (st *step) needs() {
 		st.needBody = st.needBody || slices.Contains(x.Uses, expr.NameBody)
 		st.needHeaders = st.needHeaders || slices.Contains(x.Uses, expr.NameHeaders)
 	}
-	st.keepBody = st.keepBody || st.needJSON || st.needBody || len(st.slots) > 0
+	st.keepBody = st.keepBody || st.needJSON || st.needBody || len(st.slots) > 0 || st.errorKey != ""
 }
 
 // expr compiles an expression at path.

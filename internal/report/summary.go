@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/surge-load/surge/sanitize"
 	"io"
 	"sort"
 	"strings"
@@ -102,10 +103,16 @@ func errorsTable(w io.Writer, r *result.Result) {
 		}
 		fmt.Fprintf(w, "  %-28s %8d  %s\n", label, e.Count, e.Hint)
 		for i, m := range e.Samples {
-			if i == 3 {
+			if i == summaryMessages {
+				fmt.Fprintf(w, "  %-28s %8s  … %d more causes in the result\n", "", "", len(e.Samples)-i)
 				break
 			}
-			fmt.Fprintf(w, "  %-28s %8s  e.g. %s (×%d)\n", "", "", truncate(m.Message, 100), m.Count)
+			// Whole, on one line: the result's messages are escaped
+			// (result.Sanitize), newlines included.
+			fmt.Fprintf(w, "  %-28s %8d  %s%s\n", "", m.Count, sanitize.Text(m.Message), messageWhere(&m))
+			if m.Example != "" && m.Example != m.Message {
+				fmt.Fprintf(w, "  %-28s %8s    e.g. %s\n", "", "", sanitize.Text(m.Example))
+			}
 		}
 	}
 }
@@ -215,4 +222,29 @@ func SegmentLabel(run *result.Run) string {
 		return fmt.Sprintf(" · segment %d of %d", seg.Index, seg.Count)
 	}
 	return ""
+}
+
+// summaryMessages is how many message templates of each error class the
+// terminal summary prints.
+const summaryMessages = 5
+
+// messageWhere names the endpoints a message template came from, most
+// frequent first, when there are any.
+func messageWhere(m *result.Message) string {
+	if len(m.Endpoints) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(m.Endpoints))
+	for ep := range m.Endpoints {
+		names = append(names, ep)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := m.Endpoints[names[i]], m.Endpoints[names[j]]
+		return a > b || a == b && names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, ep := range names {
+		parts[i] = fmt.Sprintf("%s ×%d", sanitize.Text(ep), m.Endpoints[ep])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

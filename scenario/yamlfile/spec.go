@@ -19,7 +19,7 @@ var (
 	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
 	methodKeys   = []string{"get", "post", "put", "patch", "delete", "head", "options"}
 	stepKeys     = append([]string{"name", "when", "method", "url", "query", "headers", "json", "form", "body",
-		"timeout", "expect", "capture", "set", "append", "remove", "sleep", "steps", "repeat", "while", "on_failure", "sse", "ws"}, methodKeys...)
+		"timeout", "expect", "capture", "set", "append", "remove", "sleep", "steps", "repeat", "while", "on_failure", "error_key", "sse", "ws"}, methodKeys...)
 	taskKeys   = append([]string{"weight"}, stepKeys...)
 	expectKeys = []string{"status", "contains", "max_duration", "that"}
 )
@@ -368,6 +368,8 @@ func (d *decoder) stepFields(n ast.Node, fields []field, path string) scenario.S
 			s.While, _ = d.str(f.val, p, "while")
 		case "on_failure":
 			s.OnFailure, _ = d.str(f.val, p, "on_failure")
+		case "error_key":
+			s.ErrorKey, _ = d.str(f.val, p, "error_key")
 		case "sse":
 			s.SSE = d.sse(f.val, p) // see stream.go
 		case "ws":

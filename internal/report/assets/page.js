@@ -519,7 +519,10 @@
         { label: "Sample messages", cell: function (r) {
           if (!r.samples.length) return "";
           return el("ul", { class: "samples" }, r.samples.map(function (m) {
-            return el("li", null, [el("code", null, m.message), " ×" + m.count]);
+            var where = m.endpoints ? Object.keys(m.endpoints).sort(function (a, b) { return m.endpoints[b] - m.endpoints[a]; })
+              .map(function (ep) { return ep + " ×" + m.endpoints[ep]; }).join(", ") : "";
+            return el("li", null, [el("code", null, m.message), " ×" + m.count + (where ? " (" + where + ")" : ""),
+              m.example && m.example !== m.message ? el("div", { class: "example" }, ["e.g. ", el("code", null, m.example)]) : null]);
           }));
         } }
       ], d.errors, { name: "errors" }));

@@ -88,7 +88,6 @@ func SYNRetransmitted(d time.Duration) bool {
 	return false
 }
 
-
 // empty reports whether c counted nothing.
 func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 && c.failures == 0 }
 

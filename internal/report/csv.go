@@ -172,7 +172,11 @@ func ErrorsCSVTo(w io.Writer, r *result.Result) error {
 			if i > 0 {
 				samples += "; "
 			}
-			samples += fmt.Sprintf("%s (%d times)", m.Message, m.Count)
+			samples += fmt.Sprintf("%s (%d times", m.Message, m.Count)
+			if m.Example != "" && m.Example != m.Message {
+				samples += ", e.g. " + m.Example
+			}
+			samples += ")"
 		}
 		cw.Write([]string{sanitize.CSVCell(e.Class), itoa(e.Count), share, sanitize.CSVCell(countedAs(e.Statuses, "%s: %d")),
 			sanitize.CSVCell(countedAs(e.Endpoints, "%s: %d")), sanitize.CSVCell(e.Hint), sanitize.CSVCell(samples)})

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/health"
-	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/monitor"
@@ -31,10 +29,9 @@ type Options struct {
 	// Run's context is the gentle stop: no new work, in-flight work gets
 	// the grace period.
 	Abort <-chan struct{}
-	// Progress, if not nil, receives live progress; TTY says whether it is
-	// a terminal that can redraw a line.
-	Progress io.Writer
-	TTY      bool
+	// Progress, if not nil, receives the run's live figures once a second
+	// while the load runs, and Done when it has ended.
+	Progress Progress
 	// StartAt is the agreed start of the run (for segments started on
 	// several machines); zero means now.
 	StartAt time.Time
@@ -67,6 +64,17 @@ type Options struct {
 	// Control, if not nil, steers the run from other goroutines: stop,
 	// abort, and changes of load, recorded in the result's timeline.
 	Control *Controller
+}
+
+// A Progress shows a run while it goes, such as a status line on a
+// terminal. Its calls come from a goroutine of Run's own, one at a time; a
+// slow Progress delays its next call, never the load.
+type Progress interface {
+	// Live receives the last ten seconds of the run; planned is the
+	// plan's duration.
+	Live(l metrics.Live, planned time.Duration)
+	// Done is called once, when the load has ended.
+	Done()
 }
 
 // A Coordinator joins a run to the other segments of a split run (package
@@ -142,12 +150,7 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 
 	var progressDone func()
 	if opts.Progress != nil {
-		pctx, cancel := context.WithCancel(context.Background())
-		pr := &report.Progress{W: opts.Progress, TTY: opts.TTY, Total: p.Duration(), Live: rec.Live}
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() { defer wg.Done(); pr.Run(pctx) }()
-		progressDone = func() { cancel(); wg.Wait() }
+		progressDone = showProgress(opts.Progress, rec.Live, p.Duration())
 	}
 
 	id := runID(start)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/errclass"
-	"github.com/surge-load/surge/internal/report"
+	"github.com/surge-load/surge/internal/format"
 	"github.com/surge-load/surge/result"
 )
 
@@ -119,7 +119,7 @@ func brokenText(th *result.ThresholdResult) string {
 	var actual string
 	switch th.Unit {
 	case "ms":
-		actual = report.Ms(th.Actual)
+		actual = format.Ms(th.Actual)
 	case "%":
 		actual = fmt.Sprintf("%.2f%%", th.Actual)
 	case "/s":

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/surge-load/surge/internal/report"
+	"github.com/surge-load/surge/internal/format"
 	"github.com/surge-load/surge/result"
 )
 
@@ -137,4 +137,4 @@ func (s *searcher) report(t *trial) {
 }
 
 // level formats a level of the search's model.
-func (s *searcher) level(l float64) string { return report.Level(string(s.cfg.Model), l) }
+func (s *searcher) level(l float64) string { return format.Level(string(s.cfg.Model), l) }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/internal/report"
+	"github.com/surge-load/surge/internal/format"
 	"github.com/surge-load/surge/result"
 )
 
@@ -25,14 +25,14 @@ func (s *searcher) runStep(ctx context.Context, level float64, phase string) (*t
 	c := &s.cfg
 	plan, err := c.Build(level, c.Step)
 	if err != nil {
-		return nil, fmt.Errorf("search: build the plan for %s: %w", report.Level(string(c.Model), level), err)
+		return nil, fmt.Errorf("search: build the plan for %s: %w", format.Level(string(c.Model), level), err)
 	}
 	plan.Warmup = c.Warmup
 	plan.Thresholds = c.Objectives
 	startS := time.Since(s.began).Seconds()
 	res, err := surge.Run(ctx, plan, c.Options)
 	if err != nil {
-		return nil, fmt.Errorf("search: step at %s: %w", report.Level(string(c.Model), level), err)
+		return nil, fmt.Errorf("search: step at %s: %w", format.Level(string(c.Model), level), err)
 	}
 	t := &trial{res: res}
 	warmupS := 0.0

@@ -3,7 +3,7 @@ package search
 import (
 	"fmt"
 
-	"github.com/surge-load/surge/internal/report"
+	"github.com/surge-load/surge/internal/format"
 	"github.com/surge-load/surge/result"
 )
 
@@ -36,7 +36,7 @@ func (s *searcher) verdict(good, bad *trial, stop string) result.CapacityVerdict
 	if good != nil {
 		g := &good.step
 		v.MaxLevel, v.MaxRPS, v.MaxP95Ms = g.Level, g.RPS, g.Latency.P95
-		sustained = fmt.Sprintf("maximum sustainable load %s (%.1f rps, p95 %s)", s.level(g.Level), g.RPS, report.Ms(g.Latency.P95))
+		sustained = fmt.Sprintf("maximum sustainable load %s (%.1f rps, p95 %s)", s.level(g.Level), g.RPS, format.Ms(g.Latency.P95))
 	}
 	switch {
 	case stop == result.ReasonInterrupted:
@@ -86,7 +86,7 @@ func (s *searcher) verdict(good, bad *trial, stop string) result.CapacityVerdict
 		v.Concurrency = b.RPS * b.Latency.Mean / 1000
 		why = fmt.Sprintf("at %s throughput reached a plateau: %.1f rps, %+.1f%% against %.1f rps at %s for %.0f%% more load. The service is saturated and queueing: by Little's law %.1f requests were in it (%.1f rps × %s mean latency)",
 			at, b.OKRPS, 100*(b.OKRPS/good.step.OKRPS-1), good.step.OKRPS, s.level(good.step.Level),
-			100*(b.Level/good.step.Level-1), v.Concurrency, b.RPS, report.Ms(b.Latency.Mean))
+			100*(b.Level/good.step.Level-1), v.Concurrency, b.RPS, format.Ms(b.Latency.Mean))
 	}
 	v.Conclusive = true
 	if good == nil {

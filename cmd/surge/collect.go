@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/collect"
-	"github.com/surge-load/surge/internal/report"
 )
 
 // collectFlags are the flags of `surge collect`.
@@ -116,7 +115,7 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 	defer release()
 	stopProgress := func() {}
 	if opts.Progress != nil {
-		stopProgress = collectProgress(c, opts.Progress, opts.TTY)
+		stopProgress = collectProgress(c, opts.Progress)
 	}
 	res, err := c.Wait(ctx)
 	stopProgress()
@@ -137,9 +136,9 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 	return verdictErr
 }
 
-// collectProgress shows the whole run's live progress once it has begun;
-// the returned func stops it.
-func collectProgress(c *collect.Collector, w io.Writer, tty bool) func() {
+// collectProgress shows the whole run's live progress, every second once
+// it has begun; the returned func stops it.
+func collectProgress(c *collect.Collector, pr surge.Progress) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -150,8 +149,17 @@ func collectProgress(c *collect.Collector, w io.Writer, tty bool) func() {
 		case <-ctx.Done():
 			return
 		}
-		pr := &report.Progress{W: w, TTY: tty, Total: c.Planned(), Live: c.Progress}
-		pr.Run(ctx)
+		defer pr.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				pr.Live(c.Progress(), c.Planned())
+			}
+		}
 	}()
 	return func() { cancel(); wg.Wait() }
 }

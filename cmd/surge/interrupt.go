@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/internal/report"
 )
 
 // interruptible returns the options and context of a run that Ctrl-C,
@@ -41,10 +42,11 @@ func interruptible(stderr io.Writer, quiet bool) (ctx context.Context, opts surg
 	}()
 	opts = surge.Options{Abort: abort}
 	if !quiet {
-		opts.Progress = stderr
+		pr := &report.Progress{W: stderr}
 		if f, ok := stderr.(*os.File); ok {
-			opts.TTY = term.IsTerminal(int(f.Fd()))
+			pr.TTY = term.IsTerminal(int(f.Fd()))
 		}
+		opts.Progress = pr
 	}
 	return ctx, opts, func() {
 		signal.Stop(sigs)

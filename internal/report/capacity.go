@@ -4,25 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/surge-load/surge/result"
 )
-
-// Level formats a load level of a capacity search for people: "40 users"
-// in the "users" model, "375/s" in the "rate" model.
-func Level(model string, level float64) string {
-	v := strconv.FormatFloat(level, 'f', -1, 64)
-	if model == "users" {
-		if level == 1 {
-			return "1 user"
-		}
-		return v + " users"
-	}
-	return v + "/s"
-}
 
 // CapacityStepLine describes one step of a capacity search in one line,
 // for progress while the search runs.

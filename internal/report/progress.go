@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -9,39 +8,38 @@ import (
 	"github.com/surge-load/surge/metrics"
 )
 
-// Progress shows a running test. On a terminal it redraws one status line
-// every second; elsewhere (a CI log, a pipe) it writes a line every five
-// seconds, so logs stay readable.
+// Progress shows a running test (a surge.Progress). On a terminal it
+// redraws one status line every second; elsewhere (a CI log, a pipe) it
+// writes a line every five seconds, so logs stay readable.
 type Progress struct {
-	W     io.Writer
-	TTY   bool
-	Total time.Duration // planned duration; zero if unknown
-	Live  func() metrics.Live
+	W    io.Writer
+	TTY  bool
+	next time.Duration // off a terminal: the elapsed time of the next line
 }
 
-// Run shows progress until ctx is done.
-func (p *Progress) Run(ctx context.Context) {
-	every := 5 * time.Second
+// progressEvery is how often progress comes off a terminal.
+const progressEvery = 5 * time.Second
+
+// Live shows l.
+func (p *Progress) Live(l metrics.Live, planned time.Duration) {
 	if p.TTY {
-		every = time.Second
+		fmt.Fprint(p.W, "\r\033[K"+Line(l, planned))
+		return
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			if p.TTY {
-				fmt.Fprint(p.W, "\r\033[K")
-			}
-			return
-		case <-t.C:
-			line := Line(p.Live(), p.Total)
-			if p.TTY {
-				fmt.Fprint(p.W, "\r\033[K"+line)
-			} else {
-				fmt.Fprintln(p.W, line)
-			}
-		}
+	if p.next == 0 {
+		p.next = progressEvery
+	}
+	if l.Elapsed >= p.next {
+		fmt.Fprintln(p.W, Line(l, planned))
+		p.next = l.Elapsed.Truncate(progressEvery) + progressEvery
+	}
+}
+
+// Done ends the run's progress: on a terminal it clears the status line.
+func (p *Progress) Done() {
+	p.next = 0
+	if p.TTY {
+		fmt.Fprint(p.W, "\r\033[K")
 	}
 }
 

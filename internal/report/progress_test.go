@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -22,18 +21,28 @@ func TestLine(t *testing.T) {
 }
 
 // TestProgressNotOnTerminal checks that without a terminal progress comes as
-// whole lines, not redraws.
+// whole lines every five seconds of the run, not redraws.
 func TestProgressNotOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for one 5 s progress line")
-	}
 	var buf bytes.Buffer
-	p := &Progress{W: &buf, Live: func() metrics.Live { return metrics.Live{Users: 3} }}
-	ctx, cancel := context.WithTimeout(context.Background(), 5200*time.Millisecond)
-	defer cancel()
-	p.Run(ctx)
+	p := &Progress{W: &buf}
+	for s := 1; s <= 12; s++ {
+		p.Live(metrics.Live{Elapsed: time.Duration(s) * time.Second, Users: 3}, 0)
+	}
+	p.Done()
 	out := buf.String()
-	if strings.Count(out, "\n") != 1 || strings.Contains(out, "\r") || !strings.Contains(out, "users 3") {
-		t.Errorf("progress without a terminal wrote %q; want one plain line in 5 s", out)
+	if strings.Count(out, "\n") != 2 || strings.Contains(out, "\r") || !strings.Contains(out, "[    5s] users 3") || !strings.Contains(out, "[   10s] users 3") {
+		t.Errorf("progress without a terminal wrote %q; want plain lines at 5s and 10s", out)
+	}
+}
+
+// TestProgressOnTerminal checks that a terminal gets one redrawn line,
+// cleared at the end.
+func TestProgressOnTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	p := &Progress{W: &buf, TTY: true}
+	p.Live(metrics.Live{Elapsed: time.Second, Users: 3}, 0)
+	p.Done()
+	if out := buf.String(); strings.Count(out, "\r\033[K") != 2 || strings.Contains(out, "\n") {
+		t.Errorf("progress on a terminal wrote %q; want a redraw and a clear", out)
 	}
 }

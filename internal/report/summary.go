@@ -165,25 +165,6 @@ func generatorLine(r *result.Result) string {
 		g.CPUPercentMean, g.CPUPercentMax, g.Cores, Ms(g.Lag.P99), Ms(g.Lag.Max), Ms(g.GCPauseTotalMs), r.Totals.Dropped)
 }
 
-// Ms formats milliseconds the way people read durations.
-func Ms(ms float64) string {
-	switch {
-	case ms == 0:
-		return "0"
-	case ms >= 10000:
-		return fmt.Sprintf("%.1fs", ms/1000)
-	case ms >= 1000:
-		return fmt.Sprintf("%.2fs", ms/1000)
-	case ms >= 100:
-		return fmt.Sprintf("%.0fms", ms)
-	case ms >= 10:
-		return fmt.Sprintf("%.1fms", ms)
-	case ms >= 1:
-		return fmt.Sprintf("%.2fms", ms)
-	}
-	return fmt.Sprintf("%.0fµs", ms*1000)
-}
-
 // Bytes formats a byte count with a binary unit.
 func Bytes(n int64) string {
 	const unit = 1024

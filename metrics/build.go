@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -91,6 +92,7 @@ func toStats(st *stats, dropped int64, durationS float64) result.Stats {
 		BytesIn:              st.bytesIn,
 		BytesOut:             st.bytesOut,
 		Interim:              st.interim,
+		Protocols:            maps.Clone(st.protos),
 		Latency:              percentilesOfCounts(st.latency, &st.counts),
 		ServiceTime:          percentilesExact(st.service, st.svcMinNs, st.svcMaxNs, 0),
 		Statuses:             map[string]int64{},

@@ -108,7 +108,8 @@ func (c *counts) failLate(class errclass.Class, err error) {
 type counts struct {
 	requests, failures int64
 	bytesIn, bytesOut  int64
-	interim            int64 // informational (1xx) responses
+	interim            int64            // informational (1xx) responses
+	protos             map[string]int64 // responses by protocol version
 	// The exact extremes and the sum of latencies, in nanoseconds, kept
 	// outside the histograms (which know values only to within their
 	// precision); meaningful only when requests > 0.
@@ -149,6 +150,12 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	c.bytesIn += s.BytesIn
 	c.bytesOut += s.BytesOut
 	c.interim += int64(s.Interim)
+	if s.Proto != "" {
+		if c.protos == nil {
+			c.protos = map[string]int64{}
+		}
+		c.protos[s.Proto]++
+	}
 	if SYNRetransmitted(s.Timing.Connect) {
 		c.synRetransmits++
 	}
@@ -209,6 +216,12 @@ func (c *counts) merge(o *counts) {
 	c.synRetransmits += o.synRetransmits
 	c.bytesIn += o.bytesIn
 	c.interim += o.interim
+	for p, n := range o.protos {
+		if c.protos == nil {
+			c.protos = map[string]int64{}
+		}
+		c.protos[p] += n
+	}
 	c.bytesOut += o.bytesOut
 	for i := range c.phaseSumUs {
 		c.phaseSumUs[i] += o.phaseSumUs[i]

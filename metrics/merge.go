@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 
@@ -141,6 +142,7 @@ func fromStats(s *result.Stats) (*stats, error) {
 	st.synRetransmits = s.Timing.ConnectSYNRetransmits
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
 	st.interim = s.Interim
+	st.protos = maps.Clone(s.Protocols)
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
 	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)
 	st.latSumNs = int64(math.Round(s.Latency.Mean * 1e6 * float64(s.Requests)))

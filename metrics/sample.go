@@ -46,6 +46,9 @@ type Sample struct {
 	// Interim counts the informational responses (HTTP 1xx, such as 100
 	// Continue or 103 Early Hints) that came before the final one.
 	Interim int
+	// Proto is the protocol version the response came in, such as
+	// "HTTP/1.1", "HTTP/2.0" or "HTTP/3.0"; empty if none arrived.
+	Proto string
 }
 
 // Latency is the time from the intended start to the end.

@@ -145,7 +145,10 @@ type Stats struct {
 	BytesOut int64   `json:"bytes_out"`
 	// Interim counts informational responses (HTTP 1xx) received before
 	// the final ones; they are not requests.
-	Interim     int64            `json:"interim_responses,omitempty"`
+	Interim int64 `json:"interim_responses,omitempty"`
+	// Protocols counts the responses by the HTTP version they came in
+	// ("HTTP/1.1", "HTTP/2.0", "HTTP/3.0"); absent for other protocols.
+	Protocols   map[string]int64 `json:"protocols,omitempty"`
 	Latency     Percentiles      `json:"latency_ms"`
 	ServiceTime Percentiles      `json:"service_time_ms"`
 	Timing      TimingStats      `json:"timing_ms"`

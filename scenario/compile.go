@@ -80,6 +80,9 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	} else if spec.Defaults.Timeout > 0 {
 		c.p.http.Timeout = spec.Defaults.Timeout
 	}
+	if spec.Defaults.HTTP2 != httpc.HTTP2Auto {
+		c.p.http.HTTP2 = spec.Defaults.HTTP2
+	}
 	c.checkTarget(spec)
 	c.declare(spec)
 	base := c.baseScope()

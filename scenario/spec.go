@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"github.com/surge-load/surge/protocol/httpc"
 	"strings"
 	"time"
 
@@ -73,6 +74,10 @@ type Defaults struct {
 	// 6265, public-suffix aware), and sends them with its later requests,
 	// SSE subscriptions and WebSocket handshakes.
 	NoCookies bool
+	// HTTP2, when not httpc.HTTP2Auto, replaces Options.HTTP's: when the
+	// users speak HTTP/2 (httpc.HTTP2Off for HTTP/1.1 only,
+	// httpc.HTTP2PriorKnowledge for h2c on http URLs).
+	HTTP2 httpc.HTTP2
 }
 
 // A Scenario is one journey run by virtual users under one load model.

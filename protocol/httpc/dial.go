@@ -48,6 +48,12 @@ func newDialer(opts Options, epoch time.Time, bytes *wireBytes) *dialer {
 			NextProtos:         []string{"h2", "http/1.1"},
 		},
 	}
+	switch opts.HTTP2 {
+	case HTTP2Off:
+		d.tls.NextProtos = []string{"http/1.1"}
+	case HTTP2PriorKnowledge:
+		d.tls.NextProtos = []string{"h2"}
+	}
 	if len(opts.LocalAddrs) == 0 {
 		d.tcp = []net.Dialer{{Resolver: opts.Resolver}}
 	}

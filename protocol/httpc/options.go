@@ -1,6 +1,7 @@
 package httpc
 
 import (
+	"fmt"
 	"net"
 	"time"
 )
@@ -35,6 +36,10 @@ type Options struct {
 	// address offers. Nil lets the operating system choose.
 	LocalAddrs []net.IP
 
+	// HTTP2 says when the client speaks HTTP/2: by default when a TLS
+	// server chooses it.
+	HTTP2 HTTP2
+
 	// MaxResponseBytes caps the body kept for a Request with KeepBody; the
 	// rest is read and discarded, and Response.Truncated is set. Zero means
 	// DefaultMaxResponseBytes.
@@ -50,4 +55,44 @@ func (o Options) withDefaults() Options {
 		o.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	return o
+}
+
+// HTTP2 says when a client speaks HTTP/2.
+type HTTP2 int
+
+const (
+	// HTTP2Auto speaks HTTP/2 with a TLS server that chooses it in the
+	// handshake (ALPN), HTTP/1.1 otherwise and on http URLs.
+	HTTP2Auto HTTP2 = iota
+	// HTTP2Off speaks HTTP/1.1 only, over TLS too: the handshake offers
+	// no HTTP/2.
+	HTTP2Off
+	// HTTP2PriorKnowledge speaks HTTP/2 on http URLs without an upgrade
+	// (h2c, RFC 9113 section 3.3), and on https URLs: the server must
+	// speak it.
+	HTTP2PriorKnowledge
+)
+
+// ParseHTTP2 parses the http2 setting of a scenario file: true (the
+// default, HTTP/2 when a TLS server offers it), false or prior-knowledge.
+func ParseHTTP2(s string) (HTTP2, error) {
+	switch s {
+	case "true", "auto", "":
+		return HTTP2Auto, nil
+	case "false":
+		return HTTP2Off, nil
+	case "prior-knowledge":
+		return HTTP2PriorKnowledge, nil
+	}
+	return 0, fmt.Errorf("http2 %q is not true, false or prior-knowledge", s)
+}
+
+func (h HTTP2) String() string {
+	switch h {
+	case HTTP2Off:
+		return "false"
+	case HTTP2PriorKnowledge:
+		return "prior-knowledge"
+	}
+	return "true"
 }

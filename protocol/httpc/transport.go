@@ -88,6 +88,18 @@ func newClient(opts Options) *client {
 		MaxIdleConnsPerHost: 1,
 		IdleConnTimeout:     90 * time.Second,
 	}
+	switch opts.HTTP2 {
+	case HTTP2Off:
+		c.http.Protocols = new(http.Protocols)
+		c.http.Protocols.SetHTTP1(true)
+	case HTTP2PriorKnowledge:
+		// Without HTTP1, net/http speaks HTTP/2 to http URLs with prior
+		// knowledge.
+		c.http.Protocols = new(http.Protocols)
+		c.http.Protocols.SetHTTP2(true)
+		c.http.Protocols.SetUnencryptedHTTP2(true)
+		c.netHTTPOnly = true
+	}
 	c.h1.init(c)
 	return c
 }
@@ -153,6 +165,10 @@ func (c *client) viaNetHTTP(ctx context.Context, req *Request, u *url.URL, s *me
 func (c *client) finish(s *metrics.Sample, resp Response, ex *exchange, phase errclass.Phase, err error) Response {
 	s.BytesIn, s.BytesOut = c.charge()
 	s.Status, s.Interim = resp.Status, resp.Interim
+	s.Proto = ""
+	if resp.Status != 0 {
+		s.Proto = resp.Proto
+	}
 	if err != nil {
 		s.Class = errclass.Classify(err, phase)
 		s.Err = fmt.Errorf("%s: %w", ex.stage(phase), err)

@@ -7,13 +7,14 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/surge-load/surge/internal/suggest"
+	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/scenario"
 )
 
 // The keys of each mapping of a scenario file.
 var (
 	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "outputs", "search", "monitor"}
-	defaultsKeys = []string{"headers", "timeout", "cookies"}
+	defaultsKeys = []string{"headers", "timeout", "cookies", "http2"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
 	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
@@ -93,6 +94,14 @@ func (d *decoder) defaults(n ast.Node, out *scenario.Defaults) {
 		case "cookies":
 			on, _ := d.boolean(f.val, p, "cookies")
 			out.NoCookies = !on
+		case "http2":
+			if v, ok := d.str(f.val, p, "http2"); ok {
+				h, err := httpc.ParseHTTP2(v)
+				if err != nil {
+					d.fail(f.val, p, "write true (HTTP/2 when a TLS server offers it), false (HTTP/1.1 only) or prior-knowledge (h2c on http URLs)", "%v", err)
+				}
+				out.HTTP2 = h
+			}
 		}
 	}
 }

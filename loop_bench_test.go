@@ -47,3 +47,28 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkOpenModel is BenchmarkClosedLoop for the open model: 5,000
+// arrivals per second for 5 s, a pool of 1,000 users.
+func BenchmarkOpenModel(b *testing.B) {
+	url := os.Getenv("SURGE_BENCH_URL")
+	if url == "" {
+		b.Skip("set SURGE_BENCH_URL to the URL of a fast local server, such as nginx")
+	}
+	load := executor.Open{StartRate: 5000, Stages: []executor.Stage{{Duration: 5 * time.Second, Target: 5000}}, MaxUsers: 1000, Grace: time.Second}
+	plan, err := surge.SingleURL(surge.Request{URL: url}, load, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		cpu0 := cpuTime()
+		res, err := surge.Run(context.Background(), plan, surge.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu := cpuTime() - cpu0
+		b.ReportMetric(float64(res.Totals.Dropped), "dropped")
+		b.ReportMetric(res.Totals.Latency.P99, "p99-ms")
+		b.ReportMetric(float64(cpu.Microseconds())/float64(res.Totals.Requests), "cpu-µs/req")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -318,4 +319,43 @@ func cannedServer(t testing.TB) string {
 			}
 		}
 	})
+}
+
+// TestLeanOverTLS: an https server that offers only HTTP/1.1 is served by
+// the lean client over one TLS connection, the handshake timed in the
+// first request only.
+func TestLeanOverTLS(t *testing.T) {
+	var ua atomic.Value
+	ts := &testServer{Server: httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua.Store(r.UserAgent() + " " + r.Proto)
+		io.WriteString(w, "hello")
+	}))}
+	ts.Config.ConnState = func(c net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			ts.conns.Add(1)
+		}
+	}
+	ts.StartTLS() // without EnableHTTP2: ALPN settles on HTTP/1.1
+	t.Cleanup(ts.Close)
+	c := New(Options{InsecureTLS: true})
+	defer c.Close()
+	req := mustPrepare(t, &Request{URL: ts.URL, KeepBody: true})
+	for i := range 3 {
+		s, resp := do(t, c, req)
+		if s.Class != errclass.None || string(resp.Body) != "hello" || resp.Proto != "HTTP/1.1" {
+			t.Fatalf("request %d: class %q (%v), body %q, proto %q", i, s.Class, s.Err, resp.Body, resp.Proto)
+		}
+		if i == 0 && s.Timing.TLS <= 0 {
+			t.Errorf("first request: TLS %v, want > 0", s.Timing.TLS)
+		}
+		if i > 0 && (s.Timing.TLS != 0 || s.Timing.Connect != 0) {
+			t.Errorf("request %d on a reused connection: %+v", i, s.Timing)
+		}
+	}
+	if got := ua.Load(); got != "surge HTTP/1.1" {
+		t.Errorf("the server saw %q, want the lean client", got)
+	}
+	if n := ts.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
 }

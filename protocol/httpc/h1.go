@@ -66,8 +66,6 @@ type h1conn struct {
 func (h *h1State) init(c *client) {
 	h.c = c
 	h.h2 = map[string]bool{}
-	h.buf = make([]byte, readBufferBytes)
-	h.out = make([]byte, 0, 1024)
 	h.ex = exchange{epoch: c.epoch}
 	h.hr.Arrived = func() { h.ex.firstByte.Store(h.ex.now()) }
 	h.interruptFn = func() {
@@ -119,6 +117,11 @@ func (h *h1State) exchange(ctx context.Context, req *Request, t *target, s *metr
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
+	}
+	if h.buf == nil {
+		// On first use: a pool of many users that the load never needs
+		// costs no buffers.
+		h.buf, h.out = make([]byte, readBufferBytes), make([]byte, 0, 1024)
 	}
 	out, rest, keepAlive, err := h.compose(req, t, method)
 	if err != nil {

@@ -55,7 +55,7 @@ func (h *h1State) alive(hc *h1conn) bool {
 		return false
 	}
 	_ = hc.conn.SetReadDeadline(time.Now().Add(time.Millisecond))
-	n, err := hc.conn.Read(h.buf)
+	n, err := hc.conn.Read(h.peekBuf[:])
 	return n == 0 && errors.Is(err, os.ErrDeadlineExceeded)
 }
 

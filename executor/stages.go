@@ -27,6 +27,7 @@ func ParseStages(s string) ([]Stage, error) {
 		return nil, errors.New("executor: no stages given")
 	}
 	var stages []Stage
+	var total time.Duration
 	for i, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -52,6 +53,10 @@ func ParseStages(s string) ([]Stage, error) {
 		if err := st.validate(); err != nil {
 			return nil, fmt.Errorf("executor: stage %d %q: %v", i+1, part, err)
 		}
+		if total+st.Duration < total {
+			return nil, fmt.Errorf("executor: stages %q last longer than %v", s, time.Duration(math.MaxInt64))
+		}
+		total += st.Duration
 		stages = append(stages, st)
 	}
 	return stages, nil
@@ -86,7 +91,11 @@ func ParseRate(s string) (float64, error) {
 	if d <= 0 {
 		return 0, fmt.Errorf("executor: rate %q: period %q is not positive", s, ps)
 	}
-	return n / d.Seconds(), nil
+	r := n / d.Seconds()
+	if math.IsInf(r, 0) {
+		return 0, fmt.Errorf("executor: rate %q is too large to count", s)
+	}
+	return r, nil
 }
 
 func (st Stage) validate() error {

@@ -3,10 +3,10 @@ package result
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/surge-load/surge/atomicfile"
+	"github.com/surge-load/surge/inputfile"
 )
 
 // SchemaVersion is the version of the result document written by this
@@ -301,17 +301,31 @@ func (r *Result) WriteFile(path string) error {
 	return nil
 }
 
-// ReadFile reads a result written by WriteFile, rejecting unknown schema
-// versions, and sanitizes it (Result.Sanitize): a file from anywhere shows
-// no secret and no raw control character.
+// MaxFileBytes is the size limit of a result file that ReadFile reads.
+const MaxFileBytes = 1 << 30
+
+// ReadFile reads a result written by WriteFile (at most MaxFileBytes; a
+// pipe or device is read up to the limit too) and decodes it with Decode.
 func ReadFile(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path, "result file", MaxFileBytes, true)
 	if err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
+	r, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s %w", path, err)
+	}
+	return r, nil
+}
+
+// Decode decodes a result document, rejecting unknown schema versions, and
+// sanitizes it (Result.Sanitize): a document from anywhere shows no secret
+// and no raw control character. Any input gives a result or an error, never
+// a panic (FuzzDecode).
+func Decode(b []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s is not a surge result: %w", path, err)
+		return nil, fmt.Errorf("is not a surge result: %w", err)
 	}
 	switch r.SchemaVersion {
 	case SchemaVersion:
@@ -320,7 +334,7 @@ func ReadFile(path string) (*Result, error) {
 		// reads as a version 2 one without them.
 		r.SchemaVersion = SchemaVersion
 	default:
-		return nil, fmt.Errorf("%s has schema_version %d; this surge reads versions 1 to %d", path, r.SchemaVersion, SchemaVersion)
+		return nil, fmt.Errorf("has schema_version %d; this surge reads versions 1 to %d", r.SchemaVersion, SchemaVersion)
 	}
 	r.Sanitize()
 	return &r, nil

@@ -187,6 +187,9 @@ func TestBackends(t *testing.T) {
 	}
 	equalCounts(t, "influxdb", got, wantCounts)
 
+	// The Grafana dashboards' queries work on what the outputs sent.
+	checkDashboards(t, prom, influx)
+
 	// OTLP.
 	recv.mu.Lock()
 	equalCounts(t, "otlp", recv.requests, wantCounts)

@@ -158,6 +158,10 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 	if w != nil && opts.Watch != nil {
 		w.watching(opts.Watch, func() *result.Result {
 			res := rec.Checkpoint()
+			if watch != nil {
+				res.Monitor = watch.Snapshot()
+				res.Monitor.Segment = opts.Segment.Index
+			}
 			p.complete(res, id, start.Add(time.Duration(res.Run.CoveredS*float64(time.Second))), probe, warnings, opts)
 			if opts.Control != nil {
 				res.Timeline = opts.Control.Events()

@@ -109,6 +109,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	ch, latest, cancel := s.subscribe()
 	defer cancel()
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
 	send := func(event string, data []byte) bool {
 		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data); err != nil {
 			return false

@@ -39,6 +39,24 @@ type errCounts struct {
 	// ids, numbers and UUIDs do not make each message a cause of its own,
 	// and keeps one whole message of each as an example.
 	messages map[string]*message
+	// exact maps whole messages seen to their template's entry, so that a
+	// message that repeats (the usual failure: the same status and body)
+	// is counted with one map lookup, without working out its template or
+	// allocating; buf holds the message of an error that formats itself
+	// into a buffer (a MessageAppender).
+	exact map[string]*message
+	buf   []byte
+}
+
+// maxExact bounds errCounts.exact: messages beyond it are counted by their
+// template, as if not seen before.
+const maxExact = 1000
+
+// A MessageAppender is an error that can append its message, Error(), to
+// a buffer, so that recording it allocates nothing when the message is one
+// seen before. httpc.StatusError is one.
+type MessageAppender interface {
+	AppendMessage(b []byte) []byte
 }
 
 // message is one template's count and example.
@@ -48,8 +66,8 @@ type message struct {
 }
 
 // addMessage counts n failures whose message has template tmpl, with
-// example as one of them.
-func (e *errCounts) addMessage(tmpl, example string, n int64) {
+// example as one of them, and returns the template's entry.
+func (e *errCounts) addMessage(tmpl, example string, n int64) *message {
 	if e.messages == nil {
 		e.messages = map[string]*message{}
 	}
@@ -67,12 +85,33 @@ func (e *errCounts) addMessage(tmpl, example string, n int64) {
 		}
 	}
 	m.n += n
+	return m
 }
 
 // addErr counts one failure whose error is err.
 func (e *errCounts) addErr(err error) {
-	msg := err.Error()
-	e.addMessage(errclass.Template(msg), msg, 1)
+	var msg string
+	if a, ok := err.(MessageAppender); ok {
+		e.buf = a.AppendMessage(e.buf[:0])
+		if m := e.exact[string(e.buf)]; m != nil {
+			m.n++
+			return
+		}
+		msg = string(e.buf)
+	} else {
+		msg = err.Error()
+		if m := e.exact[msg]; m != nil {
+			m.n++
+			return
+		}
+	}
+	m := e.addMessage(errclass.Template(msg), msg, 1)
+	if e.exact == nil {
+		e.exact = map[string]*message{}
+	}
+	if len(e.exact) < maxExact {
+		e.exact[msg] = m
+	}
 }
 
 // SYNRetransmitted reports whether a connect that took d looks like one

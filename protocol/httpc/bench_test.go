@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/surge-load/surge/errclass"
 	"github.com/surge-load/surge/metrics"
@@ -53,5 +55,44 @@ func benchDo(b *testing.B, c Transport, req *Request) {
 		if s.Class != errclass.None {
 			b.Fatalf("class %q: %v", s.Class, s.Err)
 		}
+	}
+}
+
+// BenchmarkRecordStatus measures recording one exchange's sample into a
+// shard, a success and a 503 with a body: a server that fails fast must
+// not cost the generator more per response than one that succeeds.
+func BenchmarkRecordStatus(b *testing.B) {
+	body := []byte(`{"error": "lock wait timeout exceeded", "request_id": "a1b2c3"}`)
+	for _, status := range []int{200, 503} {
+		b.Run(http.StatusText(status), func(b *testing.B) {
+			rec := metrics.NewRecorder(1)
+			ep := rec.Endpoint("GET /")
+			sh := rec.Shard(0)
+			now := time.Now()
+			s := metrics.Sample{Endpoint: ep, Start: now, End: now.Add(time.Millisecond), Status: status}
+			if status >= 400 {
+				s.Class, s.Err = errclass.FromStatus(status), newStatusError(status, body)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				sh.Record(&s)
+			}
+		})
+	}
+}
+
+// BenchmarkStatusError measures making the error of a 503 with a body, as
+// every failed exchange does, and recording it.
+func BenchmarkStatusError(b *testing.B) {
+	body := []byte("{\"error\":\n  \"lock wait timeout exceeded\"}" + strings.Repeat(" pad", 100))
+	rec := metrics.NewRecorder(1)
+	ep := rec.Endpoint("GET /")
+	sh := rec.Shard(0)
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		s := metrics.Sample{Endpoint: ep, Start: now, End: now.Add(time.Millisecond), Status: 503, Class: errclass.HTTP5xx}
+		s.Err = newStatusError(503, body)
+		sh.Record(&s)
 	}
 }

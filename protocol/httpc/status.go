@@ -1,8 +1,8 @@
 package httpc
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,31 +11,88 @@ import (
 // an error page.
 const snippetBytes = 256
 
+// snippetRunes is how long the snippet of the message is, at most, before
+// it is cut with "…".
+const snippetRunes = 120
+
 // A StatusError is the failure of an exchange whose response had a status
-// of 400 or above. Snippet is the beginning of the body, which usually says
-// why ("lock wait timeout exceeded"), so that the result's sample messages
-// tell causes apart without the server's logs.
+// of 400 or above. Its message holds the beginning of the body, which
+// usually says why ("lock wait timeout exceeded"), so that the result's
+// sample messages tell causes apart without the server's logs.
+//
+// The body is kept as it came and turned into text only when the message
+// is wanted: recording a failure that repeats one already seen formats
+// nothing (AppendMessage into a reused buffer).
 type StatusError struct {
-	Status  int
-	Snippet string
+	Status int
+	n      int
+	head   [snippetBytes]byte // the first n bytes of the body
 }
 
-func (e *StatusError) Error() string {
-	if e.Snippet == "" {
-		return fmt.Sprintf("status %d", e.Status)
-	}
-	return fmt.Sprintf("status %d: %s", e.Status, e.Snippet)
-}
-
-// newStatusError makes the error of status from the beginning of its body:
-// whitespace runs become one space and the text is cut to 120 characters.
+// newStatusError makes the error of status from the beginning of its body.
 func newStatusError(status int, body []byte) *StatusError {
-	if len(body) > snippetBytes {
-		body = body[:snippetBytes]
+	e := &StatusError{Status: status}
+	e.n = copy(e.head[:], body)
+	return e
+}
+
+// Snippet returns the beginning of the body as text: whitespace runs
+// become one space, bytes that are not UTF-8 are dropped and the text is
+// cut to 120 characters.
+func (e *StatusError) Snippet() string { return string(e.appendSnippet(nil)) }
+
+func (e *StatusError) Error() string { return string(e.AppendMessage(nil)) }
+
+// AppendMessage appends the error's message, Error(), to b.
+func (e *StatusError) AppendMessage(b []byte) []byte {
+	b = append(b, "status "...)
+	b = strconv.AppendInt(b, int64(e.Status), 10)
+	if e.hasText() {
+		b = append(b, ": "...)
+		b = e.appendSnippet(b)
 	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "")), " ")
-	if utf8.RuneCountInString(s) > 120 {
-		s = string([]rune(s)[:120]) + "…"
+	return b
+}
+
+// hasText reports whether the body holds anything but whitespace and
+// bytes that are not UTF-8.
+func (e *StatusError) hasText() bool {
+	for s := e.head[:e.n]; len(s) > 0; {
+		r, size := utf8.DecodeRune(s)
+		if (r != utf8.RuneError || size > 1) && !unicode.IsSpace(r) {
+			return true
+		}
+		s = s[size:]
 	}
-	return &StatusError{Status: status, Snippet: s}
+	return false
+}
+
+// appendSnippet appends the snippet of the body to b.
+func (e *StatusError) appendSnippet(b []byte) []byte {
+	runes, space := 0, false
+	for s := e.head[:e.n]; len(s) > 0; {
+		r, size := utf8.DecodeRune(s)
+		s = s[size:]
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			continue
+		case unicode.IsSpace(r):
+			space = runes > 0
+			continue
+		}
+		if space {
+			if runes == snippetRunes {
+				return append(b, "…"...)
+			}
+			b = append(b, ' ')
+			runes++
+			space = false
+		}
+		if runes == snippetRunes {
+			return append(b, "…"...)
+		}
+		b = utf8.AppendRune(b, r)
+		runes++
+	}
+	return b
 }

@@ -39,11 +39,10 @@ type errCounts struct {
 	// ids, numbers and UUIDs do not make each message a cause of its own,
 	// and keeps one whole message of each as an example.
 	messages map[string]*message
-	// exact maps whole messages seen to their template's entry, so that a
-	// message that repeats (the usual failure: the same status and body)
-	// is counted with one map lookup, without working out its template or
-	// allocating; buf holds the message of an error that formats itself
-	// into a buffer (a MessageAppender).
+	// exact maps whole messages seen, or the keys of KeyedErrors, to
+	// their template's entry, so that a failure that repeats (the usual
+	// one: the same status and body) is counted with one map lookup,
+	// without working out its template or allocating; buf holds the key.
 	exact map[string]*message
 	buf   []byte
 }
@@ -52,11 +51,14 @@ type errCounts struct {
 // template, as if not seen before.
 const maxExact = 1000
 
-// A MessageAppender is an error that can append its message, Error(), to
-// a buffer, so that recording it allocates nothing when the message is one
-// seen before. httpc.StatusError is one.
-type MessageAppender interface {
-	AppendMessage(b []byte) []byte
+// A KeyedError is an error that formats its message only when asked, and
+// can say without allocating which errors read the same: AppendKey
+// appends bytes that are equal for two errors exactly when their messages
+// are. Recording one whose key was seen before formats nothing.
+// httpc.StatusError is one.
+type KeyedError interface {
+	error
+	AppendKey(b []byte) []byte
 }
 
 // message is one template's count and example.
@@ -90,27 +92,29 @@ func (e *errCounts) addMessage(tmpl, example string, n int64) *message {
 
 // addErr counts one failure whose error is err.
 func (e *errCounts) addErr(err error) {
-	var msg string
-	if a, ok := err.(MessageAppender); ok {
-		e.buf = a.AppendMessage(e.buf[:0])
+	var key, msg string
+	if k, ok := err.(KeyedError); ok {
+		// Keys start with a zero byte, which no message does.
+		e.buf = k.AppendKey(append(e.buf[:0], 0))
 		if m := e.exact[string(e.buf)]; m != nil {
 			m.n++
 			return
 		}
-		msg = string(e.buf)
+		key, msg = string(e.buf), err.Error()
 	} else {
 		msg = err.Error()
 		if m := e.exact[msg]; m != nil {
 			m.n++
 			return
 		}
+		key = msg
 	}
 	m := e.addMessage(errclass.Template(msg), msg, 1)
 	if e.exact == nil {
 		e.exact = map[string]*message{}
 	}
 	if len(e.exact) < maxExact {
-		e.exact[msg] = m
+		e.exact[key] = m
 	}
 }
 

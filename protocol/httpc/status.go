@@ -22,7 +22,7 @@ const snippetRunes = 120
 //
 // The body is kept as it came and turned into text only when the message
 // is wanted: recording a failure that repeats one already seen formats
-// nothing (AppendMessage into a reused buffer).
+// nothing (AppendKey).
 type StatusError struct {
 	Status int
 	n      int
@@ -52,6 +52,14 @@ func (e *StatusError) AppendMessage(b []byte) []byte {
 		b = e.appendSnippet(b)
 	}
 	return b
+}
+
+// AppendKey appends to b bytes that are equal for two StatusErrors exactly
+// when their messages are (a metrics.KeyedError): the status and the
+// body's start as they came, copied, not formatted.
+func (e *StatusError) AppendKey(b []byte) []byte {
+	b = append(b, byte(e.Status>>8), byte(e.Status))
+	return append(b, e.head[:e.n]...)
 }
 
 // hasText reports whether the body holds anything but whitespace and

@@ -2,9 +2,14 @@ package httpc
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/metrics"
 )
 
 // eagerMessage is the message as it was made before it was made lazily:
@@ -48,5 +53,33 @@ func TestStatusErrorAppendsWithoutAllocating(t *testing.T) {
 	buf := make([]byte, 0, 512)
 	if n := testing.AllocsPerRun(100, func() { buf = e.AppendMessage(buf[:0]) }); n != 0 {
 		t.Errorf("AppendMessage allocates %v times", n)
+	}
+}
+
+// TestRepeatedStatusErrorsCounted checks that failures recorded by key
+// come out as the same messages, counted exactly, as formatted ones.
+func TestRepeatedStatusErrorsCounted(t *testing.T) {
+	rec := metrics.NewRecorder(1)
+	ep := rec.Endpoint("GET /")
+	sh := rec.Shard(0)
+	now := time.Now()
+	rec.Begin(now, nil)
+	bodies := []string{`{"error": "lock wait timeout exceeded"}`, "  overloaded\n", ""}
+	for i := range 30 {
+		s := metrics.Sample{Endpoint: ep, Start: now, End: now.Add(time.Millisecond), Status: 503, Class: errclass.HTTP5xx}
+		s.Err = newStatusError(503, []byte(bodies[i%3]))
+		sh.Record(&s)
+	}
+	rec.Finish(now.Add(time.Second))
+	res := rec.Result(time.Second)
+	got := map[string]int64{}
+	for _, e := range res.Errors {
+		for _, m := range e.Samples {
+			got[m.Message] += m.Count
+		}
+	}
+	want := map[string]int64{`status 503: {"error": "lock wait timeout exceeded"}`: 10, "status 503: overloaded": 10, "status 503": 10}
+	if !maps.Equal(got, want) {
+		t.Errorf("messages %v, want %v", got, want)
 	}
 }

@@ -76,7 +76,7 @@ func BenchmarkFold(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		for j := range perInterval {
-			rec.Shard(j&1).Record(&samples[j%3][j&4095])
+			rec.Shard(j & 1).Record(&samples[j%3][j&4095])
 		}
 		k++
 		b.StartTimer()

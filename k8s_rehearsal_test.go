@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -257,7 +258,7 @@ func newCluster(t *testing.T, bin, target string, parts int, o k8s.Options) *clu
 	os.WriteFile(filepath.Join(dir, "data", "accounts.csv"), []byte("name\nann\nbob\ncyd\n"), 0o644)
 	file := filepath.Join(dir, "rehearsal.yaml")
 	os.WriteFile(file, []byte(strings.Replace(rehearsalPlan, "TARGET", target, 1)), 0o644)
-	o.Parallelism, o.Image, o.Port = parts, "surge:rehearsal", freePort(t)
+	o.Parallelism, o.Image, o.Port, o.UIPort = parts, "surge:rehearsal", freePort(t), freePort(t)
 	built, err := k8s.Build(file, o)
 	if err != nil {
 		t.Fatal(err)
@@ -267,6 +268,43 @@ func newCluster(t *testing.T, bin, target string, parts int, o k8s.Options) *clu
 		t.Fatal(err)
 	}
 	return &cluster{t: t, bin: bin, m: decodeManifests(t, stream), root: t.TempDir()}
+}
+
+// page fetches path from the collector's live page (--ui) with the token,
+// and returns the body, or nil while the page is not up.
+func (c *cluster) page(path string) []byte {
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d%s", c.m.service.Spec.Ports[1].Port, path), nil)
+	req.Header.Set("Authorization", "Bearer "+c.m.secret.StringData["token"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return nil
+	}
+	return b
+}
+
+// pageRequests returns what the collector's live page counts so far: the
+// requests of its status, and the sum of surge_requests_total in /metrics.
+func (c *cluster) pageRequests() (status, counted int64, done bool) {
+	var st struct {
+		State    string
+		Requests int64
+	}
+	if b := c.page("/api/status"); b != nil {
+		_ = json.Unmarshal(b, &st)
+	}
+	for _, line := range strings.Split(string(c.page("/metrics")), "\n") {
+		if strings.HasPrefix(line, "surge_requests_total{") {
+			f := strings.Fields(line)
+			n, _ := strconv.ParseFloat(f[len(f)-1], 64)
+			counted += int64(n)
+		}
+	}
+	return st.Requests, counted, st.State == "done"
 }
 
 // live fetches the collector's summed live points.
@@ -341,18 +379,38 @@ func TestKubernetesRehearsal(t *testing.T) {
 		// While the run goes on, the live points are the sum of all
 		// runners: keep what the collector shows mid-run.
 		var mid []result.Point
+		var midStatus, midCounted int64
 		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-			if ps := c.live(); len(ps) >= 4 {
+			if midStatus <= 81 || midCounted <= 81 {
+				midStatus, midCounted, _ = c.pageRequests()
+			}
+			if ps := c.live(); len(ps) >= 4 && midStatus > 81 && midCounted > 81 {
 				mid = ps
 				break
 			}
+		}
+		// One runner sends at most 81 (its 80 arrivals and the setup):
+		// more, while they run, is the page counting them all.
+		if midStatus <= 81 || midCounted <= 81 {
+			t.Errorf("during the run the live page counted %d requests and /metrics %d: not more than one runner's", midStatus, midCounted)
 		}
 		for i, r := range runners {
 			if code := r.wait(t, fmt.Sprintf("runner %d", i), 2*time.Minute); code != 0 {
 				t.Errorf("runner %d exited %d, want 0 (thresholds are the collector's)\n%s\n%s", i, code, &r.stdout, &r.stderr)
 			}
 		}
+		// Once the run is over, the page and /metrics count the whole.
+		var status, counted int64
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			var done bool
+			if status, counted, done = c.pageRequests(); done {
+				break
+			}
+		}
 		res := c.merged(t, collector)
+		if status != res.Totals.Requests || counted != res.Totals.Requests {
+			t.Errorf("after the run the live page counts %d requests, /metrics %d; the merged result %d", status, counted, res.Totals.Requests)
+		}
 		if code := collector.wait(t, "collector", time.Minute); code != 0 {
 			t.Fatalf("collector exited %d\nstdout:\n%s\nstderr:\n%s", code, &collector.stdout, &collector.stderr)
 		}

@@ -79,7 +79,7 @@ type Progress interface {
 
 // A Coordinator joins a run to the other segments of a split run (package
 // collect's Runner is one). Run calls Join, then runs the plan's setup if
-// told to, then Start; from the start on, Point receives every interval.
+// told to, then Start; from the start on, Tick receives every interval.
 type Coordinator interface {
 	// Join registers the run and waits until the split run may begin. It
 	// reports whether this process runs the plan's setup for every segment.
@@ -89,9 +89,9 @@ type Coordinator interface {
 	// waits for the common start. It returns the start and the values
 	// captured by the setup, wherever it ran.
 	Start(ctx context.Context, captured json.RawMessage, setupErr error) (start time.Time, shared json.RawMessage, err error)
-	// Point receives each interval of the series as soon as it ends. It
+	// Tick receives each interval of the run as soon as it ends. It
 	// runs on the recorder's collector goroutine and must not block.
-	Point(result.Point)
+	Tick(*metrics.Tick)
 }
 
 // defaultCheckpointEvery is how often Run checkpoints when

@@ -64,7 +64,7 @@ func (w *watchers) begin(rec *metrics.Recorder, start time.Time) {
 
 func (w *watchers) tick(t *metrics.Tick) {
 	if w.coord != nil {
-		w.coord.Point(t.Point)
+		w.coord.Tick(t)
 	}
 	if w.set != nil {
 		w.set.Add(t)

@@ -104,7 +104,7 @@ func runner(t *testing.T, c *collect.Collector, p *surge.Plan, i, n int) (*resul
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := surge.Run(context.Background(), p, surge.Options{Segment: executor.Segment{Index: i, Count: n}, Coordinator: r})
+	res, err := surge.Run(context.Background(), p, surge.Options{Segment: executor.Segment{Index: i, Count: n}, Coordinator: r, Watch: r.Watch})
 	if err != nil {
 		_ = r.Fail(context.Background(), err)
 		return nil, err
@@ -135,7 +135,16 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 
 		const n = 3
 		var split fakePlan
-		c, err := collect.New(collect.Config{Parts: n, JoinWait: time.Minute, PartWait: 10 * time.Second})
+		var ticked atomic.Int64
+		var watched []*result.Result
+		c, err := collect.New(collect.Config{Parts: n, JoinWait: time.Minute, PartWait: 10 * time.Second,
+			OnTick: func(tk *metrics.Tick) {
+				for _, e := range tk.Endpoints {
+					ticked.Add(e.Requests)
+				}
+			},
+			Watch: func(r *result.Result) { watched = append(watched, r) },
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,8 +205,16 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 			}
 			liveSum += p.Requests
 		}
-		if liveSum != merged.Totals.Requests {
-			t.Errorf("live points hold %d requests, the merged result %d", liveSum, merged.Totals.Requests)
+		if liveSum != merged.Totals.Requests || ticked.Load() != merged.Totals.Requests {
+			t.Errorf("live points hold %d requests, the ticks %d, the merged result %d", liveSum, ticked.Load(), merged.Totals.Requests)
+		}
+		if len(watched) == 0 {
+			t.Fatal("Watch never saw the run so far")
+		}
+		for _, w := range watched {
+			if w.Run.Segment.Count != n || w.Totals.Requests > merged.Totals.Requests || len(w.Thresholds) != 1 {
+				t.Errorf("watched a run so far of %d segments, %d requests, thresholds %+v", w.Run.Segment.Count, w.Totals.Requests, w.Thresholds)
+			}
 		}
 	})
 }
@@ -274,7 +291,7 @@ func TestRunnerDiesMidRun(t *testing.T) {
 			time.Sleep(time.Until(start))
 			for k := range 2 {
 				time.Sleep(time.Second)
-				r.Point(result.Point{T: float64(k), DurationS: 1})
+				r.Tick(&metrics.Tick{Point: result.Point{T: float64(k), DurationS: 1}})
 			}
 			// Killed: no more points, no part. (Its stream goroutine
 			// ends with the test.)

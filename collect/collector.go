@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
@@ -38,6 +39,16 @@ type Config struct {
 	// Log, if not nil, receives a line for every event of the run: joins,
 	// the start, parts, missing segments.
 	Log io.Writer
+	// OnTick, if not nil, receives every segment's intervals as they
+	// arrive, their point's gauges (users, busy users, open streams, the
+	// generators') replaced by the sum of every segment's latest: added
+	// up, the ticks count the whole run (a livemetrics.Set takes them).
+	// It must not block.
+	OnTick func(*metrics.Tick)
+	// Watch, if not nil, receives the merge of the segments' results so
+	// far, judged like the final one, about every second while the run
+	// goes on (a live.Server's Watch takes it).
+	Watch func(*result.Result)
 }
 
 // validate checks c and fills in the defaults.
@@ -80,6 +91,10 @@ type Collector struct {
 	over     bool      // no more parts are taken
 	result   []byte    // the merged result, once over
 	live     liveSeries
+	// scenarios names the scenario of each endpoint, as the first
+	// segment to join said.
+	scenarios    map[string]string
+	soFarChanged bool // a result so far arrived since the last Watch
 
 	allJoined   signal
 	barrier     signal // the barrier fell: joins are answered
@@ -95,8 +110,10 @@ type segment struct {
 	host     string
 	starting bool // it asked for the start
 	part     *result.Result
-	failed   string // why it cannot send its part
-	points   int    // live points received
+	soFar    *result.Result // the last result so far, for Watch
+	latest   *result.Point  // the last point received
+	failed   string         // why it cannot send its part
+	points   int            // live points received
 	lastT    float64
 }
 
@@ -146,7 +163,9 @@ func (c *Collector) Wait(ctx context.Context) (*result.Result, error) {
 	c.mu.Lock()
 	end := c.start.Add(time.Duration(c.plannedS*float64(time.Second)) + c.cfg.PartWait)
 	c.mu.Unlock()
+	stopWatching := c.watching()
 	interrupted := !stop(time.Until(end), &c.allReported)
+	stopWatching()
 	res, err := c.merge(interrupted, context.Cause(ctx))
 	if err != nil {
 		return nil, err
@@ -157,6 +176,61 @@ func (c *Collector) Wait(ctx context.Context) (*result.Result, error) {
 		c.mu.Unlock()
 	}
 	return res, nil
+}
+
+// watching hands Config.Watch the merge of the results so far every
+// second, until the returned func is called.
+func (c *Collector) watching() (stop func()) {
+	if c.cfg.Watch == nil {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if res := c.soFar(); res != nil {
+				c.cfg.Watch(res)
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+// soFar merges the segments' latest results so far, or returns nil if
+// none arrived since the last call.
+func (c *Collector) soFar() *result.Result {
+	c.mu.Lock()
+	if !c.soFarChanged {
+		c.mu.Unlock()
+		return nil
+	}
+	c.soFarChanged = false
+	var parts []*result.Result
+	for _, s := range c.segs {
+		switch {
+		case s.part != nil:
+			parts = append(parts, s.part)
+		case s.soFar != nil:
+			parts = append(parts, s.soFar)
+		}
+	}
+	c.mu.Unlock()
+	res, err := metrics.Merge(parts...)
+	if err != nil {
+		return nil
+	}
+	res.Run.Segment = result.Segment{Index: 0, Count: c.cfg.Parts}
+	if analysis.JudgeMerged(res, parts) != nil {
+		return nil
+	}
+	return res
 }
 
 // fall lets the barrier fall: the segments that joined so far run, the
@@ -255,6 +329,18 @@ func (c *Collector) Planned() time.Duration {
 // Fetched returns a channel closed once the merged result has been
 // fetched (GET PathResult).
 func (c *Collector) Fetched() <-chan struct{} { return c.fetched.c() }
+
+// Joined returns a channel closed once the barrier has fallen: the run
+// begins with the segments that joined.
+func (c *Collector) Joined() <-chan struct{} { return c.barrier.c() }
+
+// EndpointScenarios names the scenario of each of the plan's endpoints, as
+// the first segment to join said; nil before any joined.
+func (c *Collector) EndpointScenarios() map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scenarios
+}
 
 // Started returns a channel closed once the start is fixed or the run
 // aborted before it.

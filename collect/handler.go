@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/surge-load/surge/metrics"
+	"github.com/surge-load/surge/result"
 )
 
 // Bounds on request bodies: a part holds the whole series of a segment.
 const (
-	maxSmallBody  = 1 << 20
-	maxPointsBody = 16 << 20
-	maxPartBody   = 1 << 30
+	maxSmallBody = 1 << 20
+	maxTicksBody = 16 << 20
+	maxPartBody  = 1 << 30
 )
 
 // ServeHTTP answers the runners, and GET requests for the live points
@@ -31,7 +34,8 @@ func (c *Collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	routes := map[string]route{
 		pathJoin:   {http.MethodPost, maxSmallBody, c.handleJoin},
 		pathStart:  {http.MethodPost, maxSmallBody, c.handleStart},
-		pathPoints: {http.MethodPost, maxPointsBody, c.handlePoints},
+		pathTicks:  {http.MethodPost, maxTicksBody, c.handleTicks},
+		pathSoFar:  {http.MethodPost, maxPartBody, c.handleSoFar},
 		pathPart:   {http.MethodPost, maxPartBody, c.handlePart},
 		pathFail:   {http.MethodPost, maxSmallBody, c.handleFail},
 		PathLive:   {http.MethodGet, 0, c.handleLive},
@@ -119,6 +123,9 @@ func (c *Collector) handleJoin(r *http.Request, body []byte) (any, int, error) {
 		c.mu.Unlock()
 		return nil, http.StatusConflict, fmt.Errorf("segment %d runs a different plan (plan hash %.12s…) from the segments that joined first (%.12s…): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
 	}
+	if c.plan == "" {
+		c.scenarios = req.Scenarios
+	}
 	c.plan, c.plannedS = req.Plan, req.PlannedS
 	s := &c.segs[req.Index]
 	if s.joined {
@@ -204,8 +211,8 @@ func (c *Collector) handleStart(r *http.Request, body []byte) (any, int, error) 
 	return startReply{StartAt: c.start, Setup: c.setup}, 0, nil
 }
 
-func (c *Collector) handlePoints(r *http.Request, body []byte) (any, int, error) {
-	var req pointsRequest
+func (c *Collector) handleTicks(r *http.Request, body []byte) (any, int, error) {
+	var req ticksRequest
 	if err := decode(body, &req); err != nil {
 		return nil, http.StatusBadRequest, err
 	}
@@ -213,17 +220,66 @@ func (c *Collector) handlePoints(r *http.Request, body []byte) (any, int, error)
 		return nil, http.StatusBadRequest, err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	s := &c.segs[req.Index]
 	if !s.starting {
-		return nil, http.StatusConflict, fmt.Errorf("segment %d sent points before it started", req.Index)
+		c.mu.Unlock()
+		return nil, http.StatusConflict, fmt.Errorf("segment %d sent ticks before it started", req.Index)
 	}
-	for _, p := range req.Points {
-		if err := c.live.add(req.Index, p); err != nil {
-			return nil, http.StatusBadRequest, fmt.Errorf("segment %d's point at %gs: %w", req.Index, p.T, err)
+	var out []*metrics.Tick
+	for i := range req.Ticks {
+		t := &req.Ticks[i]
+		if err := c.live.add(req.Index, t.Point); err != nil {
+			c.mu.Unlock()
+			return nil, http.StatusBadRequest, fmt.Errorf("segment %d's tick at %gs: %w", req.Index, t.Point.T, err)
 		}
 		s.points++
-		s.lastT = max(s.lastT, p.T+p.DurationS)
+		s.lastT = max(s.lastT, t.Point.T+t.Point.DurationS)
+		s.latest = &t.Point
+		if c.cfg.OnTick != nil {
+			t.Point = c.latestSumLocked()
+			out = append(out, t)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range out {
+		c.cfg.OnTick(t)
+	}
+	return nil, 0, nil
+}
+
+// latestSumLocked adds up every segment's latest point: the whole run's
+// gauges (users, busy users, open streams, the generators') as of now.
+func (c *Collector) latestSumLocked() result.Point {
+	var ps []result.Point
+	for _, s := range c.segs {
+		if s.latest != nil && s.part == nil {
+			ps = append(ps, *s.latest)
+		}
+	}
+	sum, _ := metrics.SumPoints(ps...)
+	return sum
+}
+
+func (c *Collector) handleSoFar(r *http.Request, body []byte) (any, int, error) {
+	var req soFarRequest
+	if err := decode(body, &req); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if err := c.index(req.Index); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	if req.Result == nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent no result", req.Index)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &c.segs[req.Index]
+	if !s.starting || c.over {
+		return nil, http.StatusConflict, fmt.Errorf("segment %d sent its result so far outside the run", req.Index)
+	}
+	if s.part == nil {
+		s.soFar = req.Result
+		c.soFarChanged = true
 	}
 	return nil, 0, nil
 }

@@ -44,11 +44,9 @@ func (c *Collector) merge(interrupted bool, cause error) (*result.Result, error)
 			res.Run.StopReason += ": " + cause.Error()
 		}
 	}
-	ths, err := analysis.ThresholdsOf(parts)
-	if err != nil {
+	if err := analysis.JudgeMerged(res, parts); err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
-	analysis.Judge(res, ths)
 	return res, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
 
@@ -34,6 +35,9 @@ type RunnerConfig struct {
 	Plan string
 	// Planned is the plan's length without the grace period.
 	Planned time.Duration
+	// Scenarios names the scenario of each endpoint
+	// (surge.Plan.EndpointScenarios), for the collector's /metrics.
+	Scenarios map[string]string
 	// JoinRetry bounds how long Join keeps trying while the collector
 	// cannot be reached yet (its pod may start after the runners'). Zero
 	// means two minutes.
@@ -55,13 +59,21 @@ type Runner struct {
 
 	queue chan json.RawMessage
 	sent  sync.WaitGroup
-	lost  atomic.Int64 // live points that never reached the collector
+	lost  atomic.Int64 // live ticks that never reached the collector
 	once  sync.Once
+
+	soFarBusy atomic.Bool // a result so far is on its way
+	soFarLast time.Time   // when the last one left; only Watch uses it
+	soFarSent sync.WaitGroup
 }
+
+// soFarEvery is how often a runner sends its result so far for the live
+// page: each is the whole run so far, so not every second.
+const soFarEvery = 2 * time.Second
 
 var _ surge.Coordinator = (*Runner)(nil)
 
-// pointQueue is how many live points a runner holds while the collector
+// pointQueue is how many live ticks a runner holds while the collector
 // is slow; more are dropped and counted.
 const pointQueue = 64
 
@@ -95,7 +107,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 // reached, and waits for the barrier. It reports whether this segment runs
 // the plan's setup.
 func (r *Runner) Join(ctx context.Context) (bool, error) {
-	req := joinRequest{Index: r.cfg.Index, Count: r.cfg.Count, Plan: r.cfg.Plan, Host: r.host, PlannedS: r.cfg.Planned.Seconds()}
+	req := joinRequest{Index: r.cfg.Index, Count: r.cfg.Count, Plan: r.cfg.Plan, Host: r.host, PlannedS: r.cfg.Planned.Seconds(), Scenarios: r.cfg.Scenarios}
 	var rep joinReply
 	deadline := time.Now().Add(r.cfg.JoinRetry)
 	for {
@@ -133,10 +145,10 @@ func (r *Runner) Start(ctx context.Context, captured json.RawMessage, setupErr e
 	return rep.StartAt, rep.Setup, nil
 }
 
-// Point queues p for the collector; when the queue is full it is dropped
+// Tick queues t for the collector; when the queue is full it is dropped
 // and counted, never waited for.
-func (r *Runner) Point(p result.Point) {
-	b, err := json.Marshal(p)
+func (r *Runner) Tick(t *metrics.Tick) {
+	b, err := json.Marshal(t)
 	if err != nil {
 		r.lost.Add(1)
 		return
@@ -148,7 +160,25 @@ func (r *Runner) Point(p result.Point) {
 	}
 }
 
-// stream sends the queued points, as many at once as are waiting.
+// Watch sends res, the run so far (surge.Options.Watch), for the
+// collector's live page: at most every two seconds, and never while the
+// last one is still on its way. It does not wait for the collector.
+func (r *Runner) Watch(res *result.Result) {
+	if time.Since(r.soFarLast) < soFarEvery || !r.soFarBusy.CompareAndSwap(false, true) {
+		return
+	}
+	r.soFarLast = time.Now()
+	r.soFarSent.Add(1)
+	go func() {
+		defer r.soFarSent.Done()
+		defer r.soFarBusy.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = r.call(ctx, pathSoFar, soFarRequest{Index: r.cfg.Index, Result: res}, nil)
+	}()
+}
+
+// stream sends the queued ticks, as many at once as are waiting.
 func (r *Runner) stream() {
 	defer r.sent.Done()
 	for first := range r.queue {
@@ -166,9 +196,9 @@ func (r *Runner) stream() {
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := r.call(ctx, pathPoints, struct {
-			Index  int               `json:"index"`
-			Points []json.RawMessage `json:"points"`
+		err := r.call(ctx, pathTicks, struct {
+			Index int               `json:"index"`
+			Ticks []json.RawMessage `json:"ticks"`
 		}{r.cfg.Index, batch}, nil)
 		cancel()
 		if err != nil {
@@ -177,16 +207,17 @@ func (r *Runner) stream() {
 	}
 }
 
-// LostPoints returns how many live points never reached the collector.
-func (r *Runner) LostPoints() int64 { return r.lost.Load() }
+// LostTicks returns how many live ticks never reached the collector.
+func (r *Runner) LostTicks() int64 { return r.lost.Load() }
 
 // Finish sends the remaining live points and then res, the segment's
 // part, trying again for a while if the collector cannot be reached.
 func (r *Runner) Finish(ctx context.Context, res *result.Result) error {
 	r.closeQueue()
 	r.sent.Wait()
+	r.soFarSent.Wait()
 	if n := r.lost.Load(); n > 0 {
-		r.logf("%d live points never reached the collector (the live view missed them; the part has them)", n)
+		r.logf("%d live seconds never reached the collector (the live view missed them; the part has them)", n)
 	}
 	err := r.retry(ctx, pathPart, partRequest{Index: r.cfg.Index, Result: res})
 	if err != nil {

@@ -4,17 +4,19 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
 
 // The collector's HTTP paths. The long polls (join, start) answer once the
 // collector has decided; the others at once.
 const (
-	pathJoin   = "/v1/join"
-	pathStart  = "/v1/start"
-	pathPoints = "/v1/points"
-	pathPart   = "/v1/part"
-	pathFail   = "/v1/fail"
+	pathJoin  = "/v1/join"
+	pathStart = "/v1/start"
+	pathTicks = "/v1/ticks"
+	pathSoFar = "/v1/sofar"
+	pathPart  = "/v1/part"
+	pathFail  = "/v1/fail"
 	// PathLive answers GET with the merged live points so far, as a JSON
 	// array of result.Point.
 	PathLive = "/v1/live"
@@ -30,6 +32,9 @@ type joinRequest struct {
 	Host  string `json:"host"`
 	// PlannedS is the plan's length in seconds, without the grace period.
 	PlannedS float64 `json:"planned_s"`
+	// Scenarios names the scenario of each of the plan's endpoints
+	// (surge.Plan.EndpointScenarios).
+	Scenarios map[string]string `json:"scenarios,omitempty"`
 }
 
 // joinReply tells a segment that the barrier fell.
@@ -53,10 +58,10 @@ type startReply struct {
 	Setup   json.RawMessage `json:"setup,omitempty"`
 }
 
-// pointsRequest carries intervals of a segment's series as they end.
-type pointsRequest struct {
-	Index  int            `json:"index"`
-	Points []result.Point `json:"points"`
+// ticksRequest carries intervals of a segment's run as they end.
+type ticksRequest struct {
+	Index int            `json:"index"`
+	Ticks []metrics.Tick `json:"ticks"`
 }
 
 // partRequest carries a segment's partial result.
@@ -75,3 +80,6 @@ type failRequest struct {
 type errorReply struct {
 	Error string `json:"error"`
 }
+
+// soFarRequest carries a segment's result so far, for the live page.
+type soFarRequest = partRequest

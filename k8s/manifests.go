@@ -34,12 +34,17 @@ const (
 	IndexEnv = "JOB_COMPLETION_INDEX"
 	// DefaultPort is the collector's port.
 	DefaultPort = 7070
+	// DefaultUIPort is the port of the collector's live page.
+	DefaultUIPort = 8089
 	// defaultJoinWait is the collector's barrier in a cluster, where pods
 	// may wait for a node and pull the image first.
 	defaultJoinWait = 5 * time.Minute
 	// linger is how long the collector serves the merged result after the
 	// run, for fetching it.
 	linger = "1h"
+	// uiTokenEnv holds the live page's token: the Secret's, as for the
+	// runners.
+	uiTokenEnv = "SURGE_UI_TOKEN"
 	// nonRoot is the user the containers run as (the image's "nonroot").
 	nonRoot = 65532
 )
@@ -56,8 +61,9 @@ type Options struct {
 	// CollectorService names the collector's Service (and Job); empty
 	// means NAME-collector, NAME from the scenario file's name.
 	CollectorService string
-	// Port is the collector's port; zero means DefaultPort.
-	Port int
+	// Port is the collector's port, UIPort its live page's; zero means
+	// DefaultPort and DefaultUIPort.
+	Port, UIPort int
 	// Token is the shared token put in the Secret; empty means a new
 	// random one.
 	Token string
@@ -89,8 +95,11 @@ func Build(file string, o Options) (*Manifests, error) {
 	if o.Port == 0 {
 		o.Port = DefaultPort
 	}
-	if o.Port < 1 || o.Port > 65535 {
-		return nil, fmt.Errorf("port %d is not a TCP port", o.Port)
+	if o.UIPort == 0 {
+		o.UIPort = DefaultUIPort
+	}
+	if o.Port < 1 || o.Port > 65535 || o.UIPort < 1 || o.UIPort > 65535 || o.Port == o.UIPort {
+		return nil, fmt.Errorf("ports %d and %d: want two different TCP ports", o.Port, o.UIPort)
 	}
 	plan, err := yamlfile.Load(file, scenario.Options{})
 	if err != nil {
@@ -216,16 +225,17 @@ func (b *builder) service() *corev1.Service {
 		ObjectMeta: b.meta(b.svc, "collector"),
 		Spec: corev1.ServiceSpec{
 			Selector: b.labels("collector"),
-			Ports: []corev1.ServicePort{{
-				Name: "collect", Port: int32(b.o.Port), TargetPort: intstr.FromInt32(int32(b.o.Port)), Protocol: corev1.ProtocolTCP,
-			}},
+			Ports: []corev1.ServicePort{
+				{Name: "collect", Port: int32(b.o.Port), TargetPort: intstr.FromInt32(int32(b.o.Port)), Protocol: corev1.ProtocolTCP},
+				{Name: "ui", Port: int32(b.o.UIPort), TargetPort: intstr.FromInt32(int32(b.o.UIPort)), Protocol: corev1.ProtocolTCP},
+			},
 		},
 	}
 }
 
-// tokenEnv hands the Secret's token to a container.
-func (b *builder) tokenEnv() corev1.EnvVar {
-	return corev1.EnvVar{Name: collect.TokenEnv, ValueFrom: &corev1.EnvVarSource{
+// tokenEnv hands the Secret's token to a container in the variable name.
+func (b *builder) tokenEnv(name string) corev1.EnvVar {
+	return corev1.EnvVar{Name: name, ValueFrom: &corev1.EnvVarSource{
 		SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: b.secretName()}, Key: "token"},
 	}}
 }
@@ -247,10 +257,14 @@ func (b *builder) collector() *batchv1.Job {
 			"--out", path.Join(ResultsDir, "merged.json"),
 			"--report", path.Join(ResultsDir, "report.html"),
 			"--join-wait", o.JoinWait.String(),
+			"--ui", fmt.Sprintf(":%d", o.UIPort),
 			"--linger", linger,
 		},
-		Env:          []corev1.EnvVar{b.tokenEnv()},
-		Ports:        []corev1.ContainerPort{{Name: "collect", ContainerPort: int32(b.o.Port), Protocol: corev1.ProtocolTCP}},
+		Env: []corev1.EnvVar{b.tokenEnv(collect.TokenEnv), b.tokenEnv(uiTokenEnv)},
+		Ports: []corev1.ContainerPort{
+			{Name: "collect", ContainerPort: int32(b.o.Port), Protocol: corev1.ProtocolTCP},
+			{Name: "ui", ContainerPort: int32(o.UIPort), Protocol: corev1.ProtocolTCP},
+		},
 		VolumeMounts: []corev1.VolumeMount{{Name: "results", MountPath: ResultsDir}},
 		Resources:    collectorResources(b.o.Parallelism),
 	}
@@ -284,7 +298,7 @@ func (b *builder) runners(scenarioFile string, files []File, res corev1.Resource
 			{Name: IndexEnv, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{
 				FieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']",
 			}}},
-			b.tokenEnv(),
+			b.tokenEnv(collect.TokenEnv),
 		},
 		VolumeMounts: []corev1.VolumeMount{{Name: "plan", MountPath: PlanDir, ReadOnly: true}},
 		Resources:    res,

@@ -26,6 +26,7 @@ type collectFlags struct {
 	partWait time.Duration
 	linger   time.Duration
 	quiet    bool
+	ui       collectPage
 }
 
 func newCollectCmd() *cobra.Command {
@@ -47,6 +48,11 @@ incomplete.
 
 Off a loopback address, every request carries the shared --token (or
 SURGE_TOKEN), the same on the collector and every runner.
+
+--ui serves the live page of the whole run (package live, docs/live.md):
+the merge of the runners' results so far, redrawn every second, and
+/metrics counting every runner's requests. It is read-only: the load is
+steered on each runner.
 
 Exit codes as surge run: 0 passed, 1 error or an incomplete result, 2 invalid
 input, 3 a threshold failed, 4 interrupted.`,
@@ -70,6 +76,8 @@ input, 3 a threshold failed, 4 interrupted.`,
 	fs.DurationVar(&f.partWait, "part-wait", time.Minute, "how long after the plan's end to wait for the parts; a segment that has not sent its part by then is missing")
 	fs.DurationVar(&f.linger, "linger", 0, "after the merge, keep serving the merged result (GET /v1/result) until it is fetched once, for at most this long, so that it can be fetched from a pod")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
+	fs.StringVar(&f.ui.addr, "ui", "", "serve the live page of the whole run, its API and /metrics (the sum of every runner) on this address, such as 127.0.0.1:8089 (see docs/live.md)")
+	fs.StringVar(&f.ui.token, "ui-token", "", "the live page's token (default: random; required off loopback; or $SURGE_UI_TOKEN)")
 	for _, name := range []string{"listen", "parts", "out"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -98,7 +106,14 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	c, err := collect.New(collect.Config{Parts: f.parts, Token: token, JoinWait: f.joinWait, PartWait: f.partWait, Log: stderr})
+	cfg := collect.Config{Parts: f.parts, Token: token, JoinWait: f.joinWait, PartWait: f.partWait, Log: stderr}
+	if f.ui.addr != "" {
+		if err := f.ui.check(); err != nil {
+			return err
+		}
+		cfg.OnTick, cfg.Watch = f.ui.tick, f.ui.watch
+	}
+	c, err := collect.New(cfg)
 	if err != nil {
 		return invalid("%v", err)
 	}
@@ -113,12 +128,17 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 
 	ctx, opts, release := interruptible(stderr, f.quiet)
 	defer release()
+	if f.ui.addr != "" {
+		f.ui.start(c, stderr)
+	}
 	stopProgress := func() {}
 	if opts.Progress != nil {
 		stopProgress = collectProgress(c, opts.Progress)
 	}
 	res, err := c.Wait(ctx)
 	stopProgress()
+	defer f.ui.close()
+	f.ui.finish(res)
 	if err != nil {
 		return &codeError{code: exitError, err: err}
 	}

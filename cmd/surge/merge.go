@@ -47,11 +47,9 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 			if err != nil {
 				return partsError(args, err)
 			}
-			ths, err := analysis.ThresholdsOf(parts)
-			if err != nil {
+			if err := analysis.JudgeMerged(res, parts); err != nil {
 				return invalid("%v", err)
 			}
-			analysis.Judge(res, ths)
 			return show(cmd, res, out, reportPath)
 		},
 	}

@@ -280,6 +280,9 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 		fmt.Fprintln(stderr, "surge: warning:", w)
 	}
 	if place.collector != nil {
+		if f.live.ui != "" {
+			return invalid("--ui goes on surge collect, whose page shows the whole split run; drop it from surge run --collector")
+		}
 		return executePart(cmd, ctx, plan, opts, *place.collector, out, reportPath)
 	}
 	finishLive, err := f.live.serve(stderr, plan, &opts)
@@ -316,12 +319,12 @@ func checkpointTo(stderr io.Writer, out string) (checkpoint func(*result.Result)
 // and sends it the part. Thresholds are the collector's to judge, on the
 // whole, so they do not decide this process's exit code.
 func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts surge.Options, cfg collect.RunnerConfig, out, reportPath string) error {
-	cfg.Plan, cfg.Planned, cfg.Log = plan.Hash(), plan.Duration(), cmd.ErrOrStderr()
+	cfg.Plan, cfg.Planned, cfg.Scenarios, cfg.Log = plan.Hash(), plan.Duration(), plan.EndpointScenarios(), cmd.ErrOrStderr()
 	runner, err := collect.NewRunner(cfg)
 	if err != nil {
 		return invalid("--collector: %v", err)
 	}
-	opts.Coordinator = runner
+	opts.Coordinator, opts.Watch = runner, runner.Watch
 	res, err := surge.Run(ctx, plan, opts)
 	// The part goes to the collector even when this process was stopped.
 	sendCtx := context.WithoutCancel(ctx)

@@ -196,7 +196,7 @@ func scan(pts []result.Point, v []float64, series string, skip int) []result.Exc
 			j++
 		}
 		after := v[j:min(j+returnWindow, len(v))]
-		if generatorLate(pts[i:j]) {
+		if generatorLate(pts[i:j], pts[i-eventWindow:i]) {
 			// The generator's own: no event, and no baseline either.
 			for k := i; k < j; k++ {
 				clean[k] = math.NaN()
@@ -219,11 +219,17 @@ func scan(pts []result.Point, v []float64, series string, skip int) []result.Exc
 }
 
 // generatorLate reports whether the generator itself started work late in
-// any of pts (scheduling lag or run-queue latency p99 of 50 ms or more): a
-// dip or spike then may be the generator's, not the server's.
-func generatorLate(pts []result.Point) bool {
+// any of pts, more than in the seconds before: scheduling lag or run-queue
+// latency p99 of 50 ms or more, and twice their median in before. A dip or
+// spike then may be the generator's, not the server's.
+func generatorLate(pts, before []result.Point) bool {
+	var lags, runqs []float64
+	for _, p := range before {
+		lags, runqs = append(lags, p.Generator.LagP99Ms), append(runqs, p.Generator.RunqP99Ms)
+	}
+	lag, runq := median(lags), median(runqs)
 	for _, p := range pts {
-		if p.Generator.LagP99Ms >= 50 || p.Generator.RunqP99Ms >= 50 {
+		if p.Generator.LagP99Ms >= max(50, 2*lag) || p.Generator.RunqP99Ms >= max(50, 2*runq) {
 			return true
 		}
 	}

@@ -19,11 +19,12 @@ const (
 	movedStrength = 4
 	// movedTop is how many series a finding names.
 	movedTop = 3
-	// wholeRunCV: the run as a whole is judged only if throughput or
-	// latency varied this much (coefficient of variation); wholeRunR is
-	// the smallest correlation that counts.
-	wholeRunCV = 0.25
-	wholeRunR  = 0.8
+	// wholeRunShift: the run as a whole is judged only if throughput or
+	// latency moved over it: the median of its last third is this many
+	// times that of its first third, or this share of it. wholeRunR is the
+	// smallest correlation that counts.
+	wholeRunShift = 2.0
+	wholeRunR     = 0.8
 )
 
 // WhatMoved ranks, for each group of r's events (a periodic group, or one
@@ -33,11 +34,11 @@ const (
 //
 // A series moved with an event if, in the window from movedLeadS seconds
 // before the event to a second after its end, it went further from its
-// level in the five seconds before that window (for an event at the start,
-// the five after it) than movedStrength times its usual variation there
-// (the median absolute deviation, plus a tenth of the level and a
-// hundredth of the series' largest value, so a flat series needs a real
-// move). In a group it must move in two thirds of the events. Series are
+// level in the last five samples before that window outside events (for an
+// event at the start, the first five after it) than movedStrength times its usual variation there
+// (the median absolute deviation or half the range, whichever is larger,
+// plus a tenth of the level and a hundredth of the series' largest value,
+// so a flat series needs a real move). In a group it must move in two thirds of the events. Series are
 // ranked by that share times their strength; how early is the median
 // lead over the events.
 func WhatMoved(r *result.Result) []result.Moved {
@@ -166,18 +167,29 @@ func samples(src *result.MonitorSource, vals result.MonitorValues, endS float64)
 // and the strength of the move.
 func moveIn(pts []sample, e result.Excursion, all []result.Excursion, atStart bool, scale float64) (from, to, lead, strength float64, ok bool) {
 	lo, hi := e.AtS-movedLeadS, e.AtS+e.LastedS+1
-	blo, bhi := lo-eventWindow, lo
 	if atStart {
 		lo = e.AtS
-		blo, bhi = hi, hi+eventWindow
 	}
+	// The baseline: the last five samples before the window (at the start,
+	// the first five after it) outside events, looking up to three times
+	// as far.
 	var base, win []sample
 	for _, p := range pts {
-		switch {
-		case p.t >= lo && p.t < hi:
+		if p.t >= lo && p.t < hi {
 			win = append(win, p)
-		case p.t >= blo && p.t < bhi && !during(p.t, all):
-			base = append(base, p)
+		}
+	}
+	if atStart {
+		for _, p := range pts {
+			if p.t >= hi && p.t < hi+3*eventWindow && !during(p.t, all) && len(base) < eventWindow {
+				base = append(base, p)
+			}
+		}
+	} else {
+		for i := len(pts) - 1; i >= 0 && len(base) < eventWindow; i-- {
+			if p := pts[i]; p.t < lo && p.t >= lo-3*eventWindow && !during(p.t, all) {
+				base = append(base, p)
+			}
 		}
 	}
 	if len(base) < 2 || len(win) == 0 {
@@ -192,7 +204,10 @@ func moveIn(pts []sample, e result.Excursion, all []result.Excursion, atStart bo
 	for i, v := range bv {
 		dev[i] = math.Abs(v - b)
 	}
-	spread := 1.4826 * median(dev)
+	// The usual variation: the median absolute deviation, or half the
+	// range when larger, so that a counter that ticks now and then (once
+	// in the baseline) is not taken to move when it ticks again.
+	spread := math.Max(1.4826*median(dev), (slices.Max(bv)-slices.Min(bv))/2)
 	far := win[0]
 	for _, p := range win {
 		if math.Abs(p.v-b) > math.Abs(far.v-b) {
@@ -213,10 +228,11 @@ func moveIn(pts []sample, e result.Excursion, all []result.Excursion, atStart bo
 	return b, far.v, lead, strength, true
 }
 
-// during reports whether time t is in any event.
+// during reports whether time t is in any event, or the second before or
+// after it.
 func during(t float64, all []result.Excursion) bool {
 	for _, e := range all {
-		if t >= e.AtS && t < e.AtS+e.LastedS {
+		if t >= e.AtS-1 && t < e.AtS+e.LastedS+1 {
 			return true
 		}
 	}
@@ -277,7 +293,9 @@ func clock(s float64) string {
 }
 
 // wholeRun ranks the series that moved with throughput or latency over the
-// whole measured period, by correlation, when either varied enough.
+// whole measured period, by correlation, when either moved over it (a
+// drift, such as latency growing with a leak): the median of the last
+// third of the period is twice that of the first third, or half.
 func wholeRun(r *result.Result) (result.Moved, bool) {
 	pts := chartable(activePoints(r))
 	if r.Warmup != nil {
@@ -299,7 +317,9 @@ func wholeRun(r *result.Result) (result.Moved, bool) {
 	var bestR float64
 	for _, name := range []string{result.Throughput, result.Latency} {
 		y := loads[name]
-		if cv(y) < wholeRunCV {
+		third := len(y) / 3
+		early, late := median(y[:third]), median(y[len(y)-third:])
+		if !(early > 0 && late > 0) || math.Abs(math.Log(late/early)) < math.Log(wholeRunShift) {
 			continue
 		}
 		var found []result.MovedSeries

@@ -88,6 +88,23 @@ type Config struct {
 	// CPUCost is CPU time burnt in a busy loop by every request.
 	CPUCost time.Duration
 
+	// Items is how many items GET /api/v1/items/{id} serves; CacheTTL how
+	// long an item stays in the cache once fetched from the store, which
+	// answers in StoreLatency through a pool of StorePool connections.
+	Items        int
+	CacheTTL     time.Duration
+	StoreLatency time.Duration
+	StorePool    int
+	// WarmupCPU is extra CPU time every request costs at the start,
+	// falling linearly to none over WarmupFor (a JIT warming up).
+	WarmupCPU time.Duration
+	WarmupFor time.Duration
+	// ExternalRate is the rate limit of the external service that GET
+	// /api/v1/poll calls, per second (0: none); a call waits up to
+	// ExternalWait for it, then gets 429.
+	ExternalRate float64
+	ExternalWait time.Duration
+
 	// Seed seeds the random numbers behind Latency and FailRate, making a
 	// run repeatable; 0 picks a random seed.
 	Seed uint64
@@ -105,6 +122,11 @@ const (
 	DefaultEventInterval     = 5 * time.Second
 	DefaultEventHistory      = 1000
 	DefaultKeepAliveInterval = 15 * time.Second
+	DefaultItems             = 100
+	DefaultCacheTTL          = 10 * time.Second
+	DefaultStoreLatency      = 50 * time.Millisecond
+	DefaultStorePool         = 4
+	DefaultExternalWait      = time.Second
 )
 
 // DefaultConfig returns a Config with every default filled in and all
@@ -137,6 +159,11 @@ func (c *Config) applyDefaults() {
 	setDur(&c.EventInterval, DefaultEventInterval)
 	setInt(&c.EventHistory, DefaultEventHistory)
 	setDur(&c.KeepAliveInterval, DefaultKeepAliveInterval)
+	setInt(&c.Items, DefaultItems)
+	setDur(&c.CacheTTL, DefaultCacheTTL)
+	setDur(&c.StoreLatency, DefaultStoreLatency)
+	setInt(&c.StorePool, DefaultStorePool)
+	setDur(&c.ExternalWait, DefaultExternalWait)
 }
 
 // normalized returns a copy of c with defaults applied and out-of-range
@@ -144,10 +171,10 @@ func (c *Config) applyDefaults() {
 func (c Config) normalized() Config {
 	// Negative values of fields whose zero means "default" take the
 	// default too.
-	for _, p := range []*int{&c.MaxDepth, &c.LogBufferLines, &c.FlushBatch, &c.EventHistory} {
+	for _, p := range []*int{&c.MaxDepth, &c.LogBufferLines, &c.FlushBatch, &c.EventHistory, &c.Items, &c.StorePool} {
 		*p = max(*p, 0)
 	}
-	for _, p := range []*time.Duration{&c.EventInterval, &c.KeepAliveInterval} {
+	for _, p := range []*time.Duration{&c.EventInterval, &c.KeepAliveInterval, &c.CacheTTL, &c.StoreLatency, &c.ExternalWait} {
 		*p = max(*p, 0)
 	}
 	c.applyDefaults()
@@ -155,10 +182,13 @@ func (c Config) normalized() Config {
 	c.KeepAliveInterval = max(c.KeepAliveInterval, time.Millisecond)
 	c.MaxInFlight = max(c.MaxInFlight, 0)
 	c.QueueSize = max(c.QueueSize, 0)
-	for _, p := range []*time.Duration{&c.MoveCostPerNode, &c.FlushCostPerLine, &c.QueueTimeout, &c.CPUCost} {
+	for _, p := range []*time.Duration{&c.MoveCostPerNode, &c.FlushCostPerLine, &c.QueueTimeout, &c.CPUCost, &c.WarmupCPU, &c.WarmupFor} {
 		if *p < 0 {
 			*p = 0
 		}
+	}
+	if math.IsNaN(c.ExternalRate) || c.ExternalRate < 0 {
+		c.ExternalRate = 0
 	}
 	if math.IsNaN(c.FailRate) || c.FailRate < 0 {
 		c.FailRate = 0
@@ -202,6 +232,16 @@ func (c *Config) Validate() error {
 	nonNegDur("keep-alive interval", c.KeepAliveInterval)
 	nonNegDur("queue timeout", c.QueueTimeout)
 	nonNegDur("CPU cost", c.CPUCost)
+	nonNegInt("items", c.Items)
+	nonNegInt("store pool", c.StorePool)
+	nonNegDur("cache TTL", c.CacheTTL)
+	nonNegDur("store latency", c.StoreLatency)
+	nonNegDur("warm-up CPU", c.WarmupCPU)
+	nonNegDur("warm-up period", c.WarmupFor)
+	nonNegDur("external wait", c.ExternalWait)
+	if c.ExternalRate < 0 || math.IsNaN(c.ExternalRate) {
+		bad("external rate must be a non-negative number, got %v", c.ExternalRate)
+	}
 	nonNegDur("stall every", c.StallEvery)
 	nonNegDur("stall for", c.StallFor)
 	if c.EventInterval > 0 && c.EventInterval < time.Millisecond {

@@ -333,4 +333,12 @@ func RegisterFlags(fs *pflag.FlagSet, c *Config) {
 	fs.DurationVar(&c.QueueTimeout, "queue-timeout", c.QueueTimeout, "longest wait in the queue before 503 (0: as long as the client waits)")
 	fs.DurationVar(&c.CPUCost, "cpu-cost", c.CPUCost, "CPU time burnt per request")
 	fs.Uint64Var(&c.Seed, "rand-seed", c.Seed, "seed for latency and failure sampling (0: random)")
+
+	fs.IntVar(&c.Items, "items", c.Items, "items GET /api/v1/items/{id} serves, 1 to N")
+	fs.DurationVar(&c.CacheTTL, "cache-ttl", c.CacheTTL, "how long an item stays cached; items fetched together expire together, a stampede on the store")
+	fs.DurationVar(&c.StoreLatency, "store-latency", c.StoreLatency, "time of one fetch from the slow backing store")
+	fs.IntVar(&c.StorePool, "store-pool", c.StorePool, "connections of the store's bounded pool (waiting fetches: surge_demo_store_pool_pending)")
+	fs.Var(stallFlag{&c.WarmupCPU, &c.WarmupFor}, "warmup-cpu", "extra CPU per request after start, as `D/P`: D at first, falling to none over P (e.g. 5ms/20s)")
+	fs.Float64Var(&c.ExternalRate, "external-rate", c.ExternalRate, "rate limit of the external service GET /api/v1/poll calls, per second (0: none)")
+	fs.DurationVar(&c.ExternalWait, "external-wait", c.ExternalWait, "longest wait for the external service's rate limit before 429")
 }

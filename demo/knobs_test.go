@@ -75,7 +75,8 @@ func TestRegisterFlags(t *testing.T) {
 		--max-inflight 4 --queue 16 --queue-timeout 500ms --cpu-cost 200us --max-depth 8
 		--lock-wait 0 --move-cost-per-node 0 --flush-cost-per-line 5us --log-wait 100ms
 		--log-buffer-lines 50 --flush-batch 25 --event-interval 1s --event-history 10
-		--keepalive-interval 3s --rand-seed 9`))
+		--keepalive-interval 3s --rand-seed 9 --items 50 --cache-ttl 20s --store-latency 80ms
+		--store-pool 3 --warmup-cpu 5ms/15s --external-rate 25 --external-wait 2s`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +88,8 @@ func TestRegisterFlags(t *testing.T) {
 		StallEvery: 30 * time.Second, StallFor: 2 * time.Second,
 		FailRate: 0.01, MaxInFlight: 4, QueueSize: 16, QueueTimeout: 500 * time.Millisecond,
 		CPUCost: 200 * time.Microsecond, Seed: 9,
+		Items: 50, CacheTTL: 20 * time.Second, StoreLatency: 80 * time.Millisecond, StorePool: 3,
+		WarmupCPU: 5 * time.Millisecond, WarmupFor: 15 * time.Second, ExternalRate: 25, ExternalWait: 2 * time.Second,
 	}
 	if c != want {
 		t.Fatalf("parsed config\n%+v\nwant\n%+v", c, want)

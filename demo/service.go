@@ -11,14 +11,15 @@ import (
 // its state is in memory and safe for concurrent use. Close stops its
 // background goroutines.
 type Service struct {
-	cfg      Config // normalized
-	m        *metrics
-	faults   *faults
-	folders  *folderStore
-	logs     *logBuffer
-	events   *eventHub
-	sessions *sessionStore
-	mux      *http.ServeMux
+	cfg       Config // normalized
+	m         *metrics
+	faults    *faults
+	folders   *folderStore
+	internals *internals
+	logs      *logBuffer
+	events    *eventHub
+	sessions  *sessionStore
+	mux       *http.ServeMux
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -44,6 +45,7 @@ func New(cfg Config) *Service {
 	s.events = newEventHub(cfg.EventHistory, s.m)
 	s.m.registerLogs(s.logs)
 	s.m.registerFaults(s.faults)
+	s.internals = newInternals(cfg, s.m, s.done, &s.wg)
 	s.routes()
 
 	s.wg.Go(func() { s.logs.run(s.done) })
@@ -87,6 +89,9 @@ func (s *Service) routes() {
 	s.route("GET /api/v1/events", routeStream, s.handleSubscribe)
 	s.route("POST /api/v1/events", routeNormal, s.handleBroadcast)
 	s.route("GET /api/v1/ws/echo", routeStream, s.handleWSEcho)
+
+	s.route("GET /api/v1/items/{id}", routeNormal, s.handleItem)
+	s.route("GET /api/v1/poll", routeNormal, s.handlePoll)
 }
 
 // route registers h for pattern, wrapped to label metrics with the pattern
@@ -113,6 +118,7 @@ func (s *Service) route(pattern string, kind routeKind, h http.HandlerFunc) {
 		} else {
 			defer release()
 		}
+		s.internals.warmUp()
 		h(w, r)
 	})
 }
@@ -184,6 +190,11 @@ GET   /api/v1/logs/stats           {"accepted","flushed","buffered","rejected","
 GET   /api/v1/events               text/event-stream of "tick" and "broadcast" events; honours Last-Event-ID
 POST  /api/v1/events               {"data": any} -> 202 {"id"}; broadcast to every subscriber
 GET   /api/v1/ws/echo              WebSocket: echoes every message; "close CODE [REASON]" closes with CODE
+GET   /api/v1/items/{id}           an item (1 to --items) from a cache with a TTL (--cache-ttl) in front of
+                                   a slow store (--store-latency) behind a bounded pool (--store-pool):
+                                   each expiry sends a stampede to the store
+GET   /api/v1/poll                 one call to an external service rate-limited to --external-rate/s
+                                   (waits up to --external-wait, then 429)
 `
 
 func (s *Service) handleIndex(w http.ResponseWriter, r *http.Request) {

@@ -28,6 +28,10 @@ const maxScrapeBytes = 64 << 20
 // scrapeAccept asks for OpenMetrics or the Prometheus text format.
 const scrapeAccept = "application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 
+// minQuantileObservations is the fewest observations in an interval that
+// give a scraped histogram's quantiles for it.
+const minQuantileObservations = 5
+
 // histogramQuantiles are the quantiles a scraped histogram becomes, per
 // interval.
 var histogramQuantiles = []float64{0.5, 0.95, 0.99}
@@ -231,6 +235,9 @@ func (p *promSampler) histogram(rs []reading, name string, m *dto.Metric, ts int
 		if old[i].upper != cur[i].upper || delta[i].count < 0 {
 			return rs // the buckets changed or the histogram was reset
 		}
+	}
+	if delta[len(delta)-1].count < minQuantileObservations {
+		return rs // too few observations for a quantile to mean anything
 	}
 	for _, q := range histogramQuantiles {
 		k := seriesKey(name, m.Label, "quantile", formatQuantile(q))

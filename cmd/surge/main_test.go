@@ -24,6 +24,10 @@ import (
 var surgeBin string
 
 func TestMain(m *testing.M) {
+	if addr := os.Getenv(chaosServerEnv); addr != "" {
+		chaosServer(addr, os.Getenv(chaosLogEnv)) // the target of TestChaos, in its own process
+		return
+	}
 	dir, err := os.MkdirTemp("", "surge-cli")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

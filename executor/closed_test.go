@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -57,138 +58,148 @@ func (s *sampler) max(from, to time.Time) int {
 }
 
 func TestClosedRampUp(t *testing.T) {
-	var j journal
-	c := Closed{Stages: []Stage{{time.Second, 10}, {300 * time.Millisecond, 10}}}
-	e := env(j.users(sleepWork(5 * time.Millisecond)))
-	smp := sample(&j)
-	out, err := c.Run(e)
-	smp.close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	users := j.byUser()
-	if len(users) != 10 {
-		t.Fatalf("%d users, want 10", len(users))
-	}
-	for v := range 10 {
-		es := users[v]
-		// user v starts when the target passes v: at v*100ms.
-		if want := e.Start.Add(time.Duration(v) * 100 * time.Millisecond); !es[0].it.Intended.Equal(want) {
-			t.Errorf("user %d: first iteration intended at %v, want %v", v, es[0].it.Intended.Sub(e.Start), want.Sub(e.Start))
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		c := Closed{Stages: []Stage{{time.Second, 10}, {300 * time.Millisecond, 10}}}
+		e := env(j.users(sleepWork(5 * time.Millisecond)))
+		smp := sample(&j)
+		out, err := c.Run(e)
+		smp.close()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if last := es[len(es)-1]; last.end.Before(e.Start.Add(1250 * time.Millisecond)) {
-			t.Errorf("user %d stopped at %v", v, last.end.Sub(e.Start))
+		users := j.byUser()
+		if len(users) != 10 {
+			t.Fatalf("%d users, want 10", len(users))
 		}
-	}
-	at := func(ms int) (time.Time, time.Time) {
-		t0 := e.Start.Add(time.Duration(ms) * time.Millisecond)
-		return t0, t0.Add(30 * time.Millisecond)
-	}
-	if n := smp.max(at(420)); n != 5 {
-		t.Errorf("%d users busy halfway up the ramp, want 5", n)
-	}
-	if n := smp.max(at(1020)); n != 10 {
-		t.Errorf("%d users busy at the end of the ramp, want 10", n)
-	}
-	if out.Interrupted || out.Iterations != int64(len(j.entries)) {
-		t.Errorf("outcome %+v, %d iterations", out, len(j.entries))
-	}
+		for v := range 10 {
+			es := users[v]
+			// user v starts when the target passes v: at v*100ms.
+			if want := e.Start.Add(time.Duration(v) * 100 * time.Millisecond); !es[0].it.Intended.Equal(want) {
+				t.Errorf("user %d: first iteration intended at %v, want %v", v, es[0].it.Intended.Sub(e.Start), want.Sub(e.Start))
+			}
+			if last := es[len(es)-1]; last.end.Before(e.Start.Add(1250 * time.Millisecond)) {
+				t.Errorf("user %d stopped at %v", v, last.end.Sub(e.Start))
+			}
+		}
+		at := func(ms int) (time.Time, time.Time) {
+			t0 := e.Start.Add(time.Duration(ms) * time.Millisecond)
+			return t0, t0.Add(30 * time.Millisecond)
+		}
+		if n := smp.max(at(420)); n != 5 {
+			t.Errorf("%d users busy halfway up the ramp, want 5", n)
+		}
+		if n := smp.max(at(1020)); n != 10 {
+			t.Errorf("%d users busy at the end of the ramp, want 10", n)
+		}
+		if out.Interrupted || out.Iterations != int64(len(j.entries)) {
+			t.Errorf("outcome %+v, %d iterations", out, len(j.entries))
+		}
+	})
 }
 
 func TestClosedRampDown(t *testing.T) {
-	var j journal
-	c := Closed{Start: 10, Stages: []Stage{{200 * time.Millisecond, 10}, {500 * time.Millisecond, 0}, {100 * time.Millisecond, 0}}}
-	e := env(j.users(sleepWork(10 * time.Millisecond)))
-	if _, err := c.Run(e); err != nil {
-		t.Fatal(err)
-	}
-	const tolerance = 100 * time.Millisecond // generous: CI machines are busy
-	users := j.byUser()
-	for v := range 10 {
-		// user v stops when the target falls to v: at 200ms + (10-v)*50ms.
-		stop := e.Start.Add(200*time.Millisecond + time.Duration(10-v)*50*time.Millisecond)
-		last := users[v][len(users[v])-1]
-		if last.it.Intended.After(stop.Add(tolerance)) {
-			t.Errorf("user %d began an iteration %v after its stop", v, last.it.Intended.Sub(stop))
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		c := Closed{Start: 10, Stages: []Stage{{200 * time.Millisecond, 10}, {500 * time.Millisecond, 0}, {100 * time.Millisecond, 0}}}
+		e := env(j.users(sleepWork(10 * time.Millisecond)))
+		if _, err := c.Run(e); err != nil {
+			t.Fatal(err)
 		}
-		if last.end.Before(stop.Add(-tolerance)) {
-			t.Errorf("user %d stopped %v early", v, stop.Sub(last.end))
+		users := j.byUser()
+		for v := range 10 {
+			// user v stops when the target falls to v: at 200ms + (10-v)*50ms.
+			stop := e.Start.Add(200*time.Millisecond + time.Duration(10-v)*50*time.Millisecond)
+			last := users[v][len(users[v])-1]
+			// Iterations of 10ms back to back, ending on the stop's
+			// instant when it falls on one: the last one begins at the stop
+			// at the latest and ends within one iteration after.
+			if last.it.Intended.After(stop) {
+				t.Errorf("user %d began an iteration %v after its stop", v, last.it.Intended.Sub(stop))
+			}
+			if d := last.end.Sub(stop); d < 0 || d > 10*time.Millisecond {
+				t.Errorf("user %d ended its last iteration %v after its stop; want within one iteration", v, d)
+			}
+			if !users[v][0].it.Intended.Equal(e.Start) {
+				t.Errorf("user %d started at %v", v, users[v][0].it.Intended.Sub(e.Start))
+			}
 		}
-		if !users[v][0].it.Intended.Equal(e.Start) {
-			t.Errorf("user %d started at %v", v, users[v][0].it.Intended.Sub(e.Start))
-		}
-	}
+	})
 }
 
 // Users that the plan stops and starts again carry on as the same User.
 func TestClosedRestart(t *testing.T) {
-	var j journal
-	var made [4]atomic.Int32
-	nu := j.users(sleepWork(10 * time.Millisecond))
-	c := Closed{Stages: []Stage{
-		{0, 4}, {200 * time.Millisecond, 4},
-		{0, 2}, {200 * time.Millisecond, 2},
-		{0, 4}, {200 * time.Millisecond, 4},
-	}}
-	e := env(func(id int) User { made[id].Add(1); return nu(id) })
-	if _, err := c.Run(e); err != nil {
-		t.Fatal(err)
-	}
-	for v := range made {
-		if n := made[v].Load(); n != 1 {
-			t.Errorf("user %d made %d times", v, n)
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		var made [4]atomic.Int32
+		nu := j.users(sleepWork(10 * time.Millisecond))
+		c := Closed{Stages: []Stage{
+			{0, 4}, {200 * time.Millisecond, 4},
+			{0, 2}, {200 * time.Millisecond, 2},
+			{0, 4}, {200 * time.Millisecond, 4},
+		}}
+		e := env(func(id int) User { made[id].Add(1); return nu(id) })
+		if _, err := c.Run(e); err != nil {
+			t.Fatal(err)
 		}
-	}
-	gapFrom, gapTo := e.Start.Add(225*time.Millisecond), e.Start.Add(400*time.Millisecond)
-	for v, es := range j.byUser() {
-		var inGap int
-		for n, x := range es {
-			if x.it.N != int64(n) {
-				t.Errorf("user %d: iteration %d numbered %d", v, n, x.it.N)
-			}
-			if x.it.Intended.After(gapFrom) && x.it.Intended.Before(gapTo) {
-				inGap++
+		for v := range made {
+			if n := made[v].Load(); n != 1 {
+				t.Errorf("user %d made %d times", v, n)
 			}
 		}
-		if v >= 2 && inGap > 0 {
-			t.Errorf("stopped user %d began %d iterations while stopped", v, inGap)
+		gapFrom, gapTo := e.Start.Add(225*time.Millisecond), e.Start.Add(400*time.Millisecond)
+		for v, es := range j.byUser() {
+			var inGap int
+			for n, x := range es {
+				if x.it.N != int64(n) {
+					t.Errorf("user %d: iteration %d numbered %d", v, n, x.it.N)
+				}
+				if x.it.Intended.After(gapFrom) && x.it.Intended.Before(gapTo) {
+					inGap++
+				}
+			}
+			if v >= 2 && inGap > 0 {
+				t.Errorf("stopped user %d began %d iterations while stopped", v, inGap)
+			}
+			if v < 2 && inGap < 5 {
+				t.Errorf("user %d began only %d iterations in the middle stage", v, inGap)
+			}
+			if last := es[len(es)-1].end; last.Before(e.Start.Add(550 * time.Millisecond)) {
+				t.Errorf("user %d did not restart: last iteration ended at %v", v, last.Sub(e.Start))
+			}
 		}
-		if v < 2 && inGap < 5 {
-			t.Errorf("user %d began only %d iterations in the middle stage", v, inGap)
-		}
-		if last := es[len(es)-1].end; last.Before(e.Start.Add(550 * time.Millisecond)) {
-			t.Errorf("user %d did not restart: last iteration ended at %v", v, last.Sub(e.Start))
-		}
-	}
+	})
 }
 
 func TestClosedThinkTime(t *testing.T) {
-	var j journal
-	c := Closed{
-		Start:  3,
-		Stages: []Stage{{400 * time.Millisecond, 3}},
-		Think: func(r *rand.Rand) time.Duration {
-			return 20*time.Millisecond + time.Duration(r.IntN(10))*time.Millisecond
-		},
-	}
-	if _, err := c.Run(env(j.users(sleepWork(10 * time.Millisecond)))); err != nil {
-		t.Fatal(err)
-	}
-	for v, es := range j.byUser() {
-		if len(es) < 5 {
-			t.Errorf("user %d ran only %d iterations", v, len(es))
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		c := Closed{
+			Start:  3,
+			Stages: []Stage{{400 * time.Millisecond, 3}},
+			Think: func(r *rand.Rand) time.Duration {
+				return 20*time.Millisecond + time.Duration(r.IntN(10))*time.Millisecond
+			},
 		}
-		for n := 1; n < len(es); n++ {
-			prev, x := es[n-1], es[n]
-			if think := x.it.Intended.Sub(prev.end); think < 20*time.Millisecond || think > 40*time.Millisecond {
-				t.Errorf("user %d: iteration %d intended %v after the previous ended", v, n, think)
+		if _, err := c.Run(env(j.users(sleepWork(10 * time.Millisecond)))); err != nil {
+			t.Fatal(err)
+		}
+		for v, es := range j.byUser() {
+			if len(es) < 5 {
+				t.Errorf("user %d ran only %d iterations", v, len(es))
 			}
-			if x.start.Before(x.it.Intended) {
-				t.Errorf("user %d: iteration %d began before its intended time", v, n)
-			}
-			if lag := x.start.Sub(x.it.Intended); lag > 250*time.Millisecond { // generous: CI machines are busy
-				t.Errorf("user %d: iteration %d began %v late", v, n, lag)
+			for n := 1; n < len(es); n++ {
+				prev, x := es[n-1], es[n]
+				if think := x.it.Intended.Sub(prev.end); think < 20*time.Millisecond || think > 29*time.Millisecond || think%time.Millisecond != 0 {
+					t.Errorf("user %d: iteration %d intended %v after the previous ended", v, n, think)
+				}
+				if x.start.Before(x.it.Intended) {
+					t.Errorf("user %d: iteration %d began before its intended time", v, n)
+				}
+				if lag := x.start.Sub(x.it.Intended); lag != 0 { // the fake clock of synctest: no lag
+					t.Errorf("user %d: iteration %d began %v late", v, n, lag)
+				}
 			}
 		}
-	}
+	})
 }

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -29,88 +30,96 @@ func checkArrivals(t *testing.T, j *journal, s *Schedule, start time.Time, first
 }
 
 func TestOpenFastUsers(t *testing.T) {
-	var j journal
-	o := Open{StartRate: 500, Stages: []Stage{{300 * time.Millisecond, 1500}, {200 * time.Millisecond, 1500}}, MaxUsers: 200}
-	s, _ := NewSchedule(o.StartRate, o.Stages)
-	e := env(j.users(nil))
-	out, err := o.Run(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Len() != 600 || out.Iterations != 600 || out.Dropped != 0 {
-		t.Errorf("%d arrivals: %d iterations, %d dropped", s.Len(), out.Iterations, out.Dropped)
-	}
-	checkArrivals(t, &j, s, e.Start, 0, 1)
-	if out.Interrupted || !out.Started.Equal(e.Start) || out.Stopped.Before(e.Start.Add(o.Duration())) || out.Ended.Before(out.Stopped) {
-		t.Errorf("outcome %+v", out)
-	}
-	if n := len(j.byUser()); n > o.MaxUsers {
-		t.Errorf("%d users", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 500, Stages: []Stage{{300 * time.Millisecond, 1500}, {200 * time.Millisecond, 1500}}, MaxUsers: 200}
+		s, _ := NewSchedule(o.StartRate, o.Stages)
+		e := env(j.users(nil))
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Len() != 600 || out.Iterations != 600 || out.Dropped != 0 {
+			t.Errorf("%d arrivals: %d iterations, %d dropped", s.Len(), out.Iterations, out.Dropped)
+		}
+		checkArrivals(t, &j, s, e.Start, 0, 1)
+		if out.Interrupted || !out.Started.Equal(e.Start) || out.Stopped.Before(e.Start.Add(o.Duration())) || out.Ended.Before(out.Stopped) {
+			t.Errorf("outcome %+v", out)
+		}
+		if n := len(j.byUser()); n > o.MaxUsers {
+			t.Errorf("%d users", n)
+		}
+	})
 }
 
 // A dispatcher that starts late hands out every arrival already due at once,
 // each with its own intended time.
 func TestOpenCatchesUp(t *testing.T) {
-	var j journal
-	o := Open{StartRate: 1000, Stages: []Stage{{300 * time.Millisecond, 1000}}, MaxUsers: 1000}
-	s, _ := NewSchedule(o.StartRate, o.Stages)
-	e := env(j.users(nil))
-	e.Start = time.Now().Add(-100 * time.Millisecond)
-	out, err := o.Run(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Iterations != 300 || out.Dropped != 0 {
-		t.Errorf("%d iterations, %d dropped", out.Iterations, out.Dropped)
-	}
-	checkArrivals(t, &j, s, e.Start, 0, 1)
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 1000, Stages: []Stage{{300 * time.Millisecond, 1000}}, MaxUsers: 1000}
+		s, _ := NewSchedule(o.StartRate, o.Stages)
+		e := env(j.users(nil))
+		e.Start = time.Now().Add(-100 * time.Millisecond)
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Iterations != 300 || out.Dropped != 0 {
+			t.Errorf("%d iterations, %d dropped", out.Iterations, out.Dropped)
+		}
+		checkArrivals(t, &j, s, e.Start, 0, 1)
+	})
 }
 
 func TestOpenDropsWhenBusy(t *testing.T) {
-	var j journal
-	o := Open{StartRate: 200, Stages: []Stage{{500 * time.Millisecond, 200}}, MaxUsers: 4}
-	out, err := o.Run(env(j.users(sleepWork(60 * time.Millisecond))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Iterations+out.Dropped != 100 || out.Dropped < 50 || out.Iterations < 4 {
-		t.Errorf("100 arrivals: %d iterations, %d dropped", out.Iterations, out.Dropped)
-	}
-	if int64(len(j.entries)) != out.Iterations {
-		t.Errorf("%d iterations ran, outcome says %d", len(j.entries), out.Iterations)
-	}
-	if j.maxBusy > 4 {
-		t.Errorf("%d users busy at once", j.maxBusy)
-	}
-	for id, es := range j.byUser() {
-		if id < 0 || id >= 4 {
-			t.Errorf("user id %d", id)
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 200, Stages: []Stage{{500 * time.Millisecond, 200}}, MaxUsers: 4}
+		out, err := o.Run(env(j.users(sleepWork(60 * time.Millisecond))))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for n, e := range es {
-			if e.it.N != int64(n) {
-				t.Errorf("user %d: iteration %d numbered %d", id, n, e.it.N)
+		if out.Iterations+out.Dropped != 100 || out.Dropped < 50 || out.Iterations < 4 {
+			t.Errorf("100 arrivals: %d iterations, %d dropped", out.Iterations, out.Dropped)
+		}
+		if int64(len(j.entries)) != out.Iterations {
+			t.Errorf("%d iterations ran, outcome says %d", len(j.entries), out.Iterations)
+		}
+		if j.maxBusy > 4 {
+			t.Errorf("%d users busy at once", j.maxBusy)
+		}
+		for id, es := range j.byUser() {
+			if id < 0 || id >= 4 {
+				t.Errorf("user id %d", id)
 			}
-			if n > 0 && e.start.Before(es[n-1].end) {
-				t.Errorf("user %d: iterations overlap", id)
+			for n, e := range es {
+				if e.it.N != int64(n) {
+					t.Errorf("user %d: iteration %d numbered %d", id, n, e.it.N)
+				}
+				if n > 0 && e.start.Before(es[n-1].end) {
+					t.Errorf("user %d: iterations overlap", id)
+				}
 			}
 		}
-	}
+	})
 }
 
 func TestOpenStop(t *testing.T) {
-	var j journal
-	o := Open{StartRate: 100, Stages: []Stage{{10 * time.Second, 100}}, MaxUsers: 10}
-	e := env(j.users(sleepWork(5 * time.Millisecond)))
-	e.Stop = closeAfter(220 * time.Millisecond) // 200ms after the start
-	out, err := o.Run(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !out.Interrupted || out.Iterations < 10 || out.Iterations > 25 {
-		t.Errorf("outcome %+v", out)
-	}
-	if d := out.Ended.Sub(e.Start); d > time.Second {
-		t.Errorf("ran %v after the start", d)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 100, Stages: []Stage{{10 * time.Second, 100}}, MaxUsers: 10}
+		e := env(j.users(sleepWork(5 * time.Millisecond)))
+		e.Stop = closeAfter(220 * time.Millisecond) // 200ms after the start
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out.Interrupted || out.Iterations < 10 || out.Iterations > 25 {
+			t.Errorf("outcome %+v", out)
+		}
+		if d := out.Ended.Sub(e.Start); d > time.Second {
+			t.Errorf("ran %v after the start", d)
+		}
+	})
 }

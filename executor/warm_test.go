@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/surge-load/surge/metrics"
@@ -34,37 +35,39 @@ func (u *warmUser) Iterate(_ context.Context, it Iteration) {
 // (Warmer: open their connections), and only they; the first arrivals are
 // served by them, so the first second opens no storm of connections.
 func TestOpenStartIsNotAConnectionStorm(t *testing.T) {
-	var (
-		mu     sync.Mutex
-		warmed = map[int]time.Time{}
-		order  []int
-	)
-	o := Open{StartRate: 2000, Stages: []Stage{{Duration: 300 * time.Millisecond, Target: 2000}}, MaxUsers: 500}
-	e := Env{NewUser: func(id int) User { return &warmUser{id: id, mu: &mu, warmed: warmed, first: &order} }, Rec: metrics.NewRecorder(0)}
-	out, err := o.Run(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := o.warmUsers(Segment{})
-	if want < 2 || want >= o.MaxUsers {
-		t.Fatalf("%d users warmed of %d", want, o.MaxUsers)
-	}
-	if len(warmed) != want {
-		t.Errorf("%d users warmed, want %d", len(warmed), want)
-	}
-	for id, at := range warmed {
-		if !at.Before(out.Started) {
-			t.Errorf("user %d warmed %v after the start", id, at.Sub(out.Started))
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			mu     sync.Mutex
+			warmed = map[int]time.Time{}
+			order  []int
+		)
+		o := Open{StartRate: 2000, Stages: []Stage{{Duration: 300 * time.Millisecond, Target: 2000}}, MaxUsers: 500}
+		e := Env{NewUser: func(id int) User { return &warmUser{id: id, mu: &mu, warmed: warmed, first: &order} }, Rec: metrics.NewRecorder(0)}
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(order) == 0 {
-		t.Fatal("no iterations")
-	}
-	// At the first arrival every user is idle: it goes to the top of the
-	// stack, a warm user.
-	if _, ok := warmed[order[0]]; !ok {
-		t.Errorf("the first arrival went to user %d, which was not warmed", order[0])
-	}
+		want := o.warmUsers(Segment{})
+		if want < 2 || want >= o.MaxUsers {
+			t.Fatalf("%d users warmed of %d", want, o.MaxUsers)
+		}
+		if len(warmed) != want {
+			t.Errorf("%d users warmed, want %d", len(warmed), want)
+		}
+		for id, at := range warmed {
+			if at.After(out.Started) {
+				t.Errorf("user %d warmed %v after the start", id, at.Sub(out.Started))
+			}
+		}
+		if len(order) == 0 {
+			t.Fatal("no iterations")
+		}
+		// At the first arrival every user is idle: it goes to the top of the
+		// stack, a warm user.
+		if _, ok := warmed[order[0]]; !ok {
+			t.Errorf("the first arrival went to user %d, which was not warmed", order[0])
+		}
+	})
 }
 
 // TestOpenBusyCollector: a collector with many endpoints to merge does not
@@ -72,35 +75,37 @@ func TestOpenStartIsNotAConnectionStorm(t *testing.T) {
 // every sample recorded, across a fold. (That recording never waits for a
 // fold is TestRecordingNeverWaitsForTheCollector in metrics.)
 func TestOpenBusyCollector(t *testing.T) {
-	rec := metrics.NewRecorder(0)
-	const endpoints = 100
-	ids := make([]metrics.EndpointID, endpoints)
-	for i := range ids {
-		ids[i] = rec.Endpoint("GET /" + string(rune('a'+i%26)) + time.Duration(i).String())
-	}
-	o := Open{StartRate: 2000, Stages: []Stage{{Duration: 1500 * time.Millisecond, Target: 2000}}, MaxUsers: 1000}
-	s, _ := NewSchedule(o.StartRate, o.Stages)
-	e := Env{Rec: rec, NewUser: func(id int) User {
-		sh := rec.Shard(id)
-		n := id
-		return userFunc(func(_ context.Context, it Iteration) {
-			now := time.Now()
-			for range 5 { // fill many endpoints' intervals
-				n = (n + 97) % endpoints
-				sh.Record(&metrics.Sample{Endpoint: ids[n], Intended: it.Intended, Start: now, End: now})
-			}
-		})
-	}}
-	rec.Begin(time.Now(), nil)
-	out, err := o.Run(e)
-	rec.Finish(time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Dropped != 0 || out.Iterations != s.Len() {
-		t.Errorf("%d arrivals: %d handed out, %d dropped", s.Len(), out.Iterations, out.Dropped)
-	}
-	if res := rec.Result(o.Duration()); res.Totals.Requests != 5*s.Len() {
-		t.Errorf("%d samples recorded, want %d", res.Totals.Requests, 5*s.Len())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		rec := metrics.NewRecorder(0)
+		const endpoints = 100
+		ids := make([]metrics.EndpointID, endpoints)
+		for i := range ids {
+			ids[i] = rec.Endpoint("GET /" + string(rune('a'+i%26)) + time.Duration(i).String())
+		}
+		o := Open{StartRate: 2000, Stages: []Stage{{Duration: 1500 * time.Millisecond, Target: 2000}}, MaxUsers: 1000}
+		s, _ := NewSchedule(o.StartRate, o.Stages)
+		e := Env{Rec: rec, NewUser: func(id int) User {
+			sh := rec.Shard(id)
+			n := id
+			return userFunc(func(_ context.Context, it Iteration) {
+				now := time.Now()
+				for range 5 { // fill many endpoints' intervals
+					n = (n + 97) % endpoints
+					sh.Record(&metrics.Sample{Endpoint: ids[n], Intended: it.Intended, Start: now, End: now})
+				}
+			})
+		}}
+		rec.Begin(time.Now(), nil)
+		out, err := o.Run(e)
+		rec.Finish(time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Dropped != 0 || out.Iterations != s.Len() {
+			t.Errorf("%d arrivals: %d handed out, %d dropped", s.Len(), out.Iterations, out.Dropped)
+		}
+		if res := rec.Result(o.Duration()); res.Totals.Requests != 5*s.Len() {
+			t.Errorf("%d samples recorded, want %d", res.Totals.Requests, 5*s.Len())
+		}
+	})
 }

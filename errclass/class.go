@@ -61,8 +61,10 @@ func (c Class) Known() bool { _, ok := hints[c]; return ok }
 
 // All lists every class, in the order reports show them.
 func All() []Class {
-	return []Class{DNS, ConnectRefused, ConnectTimeout, Reset, Timeout, Closed, Protocol, TLS,
-		LocalPorts, LocalFDs, HTTP4xx, HTTP5xx, Check, Dropped, Interrupted, NotSent, Other}
+	all := []Class{DNS, ConnectRefused, ConnectTimeout, Reset, Timeout, Closed, Protocol, TLS,
+		LocalPorts, LocalFDs, HTTP4xx, HTTP5xx}
+	all = append(all, grpcClasses...)
+	return append(all, Check, Dropped, Interrupted, NotSent, Other)
 }
 
 // FromStatus returns the class of an HTTP status code: HTTP4xx, HTTP5xx, or

@@ -123,7 +123,7 @@ func (p *program) begin(ctx context.Context, rec *metrics.Recorder) (json.RawMes
 	}
 	ids, script := p.endpointIDs(rec)
 	u := p.newUser(-1, -1, rec.Shard(0), ids, script)
-	defer u.tr.Close()
+	defer u.Close()
 	for _, v := range p.captured {
 		u.Env[v] = nil
 	}

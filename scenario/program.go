@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"github.com/surge-load/surge/protocol/grpcc"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/surge-load/surge/executor"
@@ -12,20 +14,23 @@ import (
 // A program is a compiled Spec: everything the virtual users run, with
 // templates and expressions compiled.
 type program struct {
-	http      httpc.Options
-	cookies   bool   // each user has a cookie jar
-	seed      uint64 // of every random draw
-	funcs     *expr.Funcs
-	vars      map[string]any // evaluated
-	pools     map[string]*Pool
-	initial   map[string][]any // the pools' first values
-	sources   map[string]*source
-	setup     []*step
-	captured  []string       // variables the setup captures
-	globals   map[string]any // their values after the setup ran
-	scenarios []*compiled
-	endpoints []string // statistics rows, indexed by request.ep
-	streams   streamClients
+	http           httpc.Options
+	cookies        bool   // each user has a cookie jar
+	seed           uint64 // of every random draw
+	funcs          *expr.Funcs
+	vars           map[string]any // evaluated
+	pools          map[string]*Pool
+	initial        map[string][]any // the pools' first values
+	sources        map[string]*source
+	setup          []*step
+	captured       []string       // variables the setup captures
+	globals        map[string]any // their values after the setup ran
+	scenarios      []*compiled
+	endpoints      []string // statistics rows, indexed by request.ep
+	streams        streamClients
+	protoSets      map[string]*grpcc.Files // compiled .proto files, by file list
+	reflection     *grpcc.Reflection       // methods found by server reflection
+	reflectionOnce sync.Once
 }
 
 // A compiled scenario.
@@ -55,6 +60,7 @@ const (
 	kindSet
 	kindSSE // see streamcompile.go
 	kindWS
+	kindGRPC // see grpc.go
 )
 
 // A compiled step.
@@ -85,8 +91,9 @@ type step struct {
 	needHeaders bool
 	keepBody    bool
 
-	sse *sseStep // kindSSE
-	ws  *wsStep  // kindWS
+	sse  *sseStep  // kindSSE
+	ws   *wsStep   // kindWS
+	grpc *grpcStep // kindGRPC
 }
 
 // A slot is a simple JSON path an expression reads, and the variable that

@@ -155,6 +155,13 @@ func (u *vuser) check(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
 	if smp.Class != errclass.None {
 		return false
 	}
+	return u.judge(s, smp, resp)
+}
+
+// judge checks a response that succeeded against the rest of the step's
+// expectations and applies its captures, appends and removes.
+func (u *vuser) judge(s *step, smp *metrics.Sample, resp *httpc.Response) bool {
+	e := s.expect
 	fail := func(err error) bool {
 		smp.Class, smp.Err = errclass.Check, err
 		return false

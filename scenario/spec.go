@@ -126,6 +126,8 @@ type Step struct {
 	// Append and Remove see the last event or awaited message.
 	SSE       *SSE
 	WebSocket *WebSocket
+	// GRPC makes a gRPC call (see grpc.go).
+	GRPC *GRPC
 	// Expect, Capture, Append and Remove after a request are evaluated
 	// against its response. Failed expectations fail the request with
 	// error class "check".

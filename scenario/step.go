@@ -38,6 +38,10 @@ func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 		st.kind = kindGroup
 	}
 	kinds = c.streamKind(s, st, kinds)
+	if s.GRPC != nil {
+		kinds = append(kinds, "grpc")
+		st.kind = kindGRPC
+	}
 	effects := len(s.Set) > 0 || len(s.Append) > 0 || len(s.Remove) > 0
 	if len(kinds) == 0 && effects {
 		st.kind = kindSet
@@ -51,7 +55,7 @@ func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 	if s.When != "" {
 		st.when = c.expr(s.When, path+".when", sc)
 	}
-	if st.kind != kindRequest {
+	if st.kind != kindRequest && st.kind != kindGRPC {
 		for key, set := range map[string]bool{"expect": s.Expect != nil, "capture": len(s.Capture) > 0 && !st.stream()} {
 			if set {
 				c.fail(path+"."+key, "%s applies to the response of a request, and the step has none", "move it to a request step", key)
@@ -67,7 +71,7 @@ func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 	if s.Sleep.Min < 0 || s.Sleep.Max < 0 || (s.Sleep.Max > 0 && s.Sleep.Max < s.Sleep.Min) {
 		c.fail(path+".sleep", "sleep %v..%v is not a range of durations from low to high", "write it as 500ms or 1s..3s", s.Sleep.Min, s.Sleep.Max)
 	}
-	if (st.kind == kindRequest || st.stream()) && len(s.Set) > 0 {
+	if (st.kind == kindRequest || st.kind == kindGRPC || st.stream()) && len(s.Set) > 0 {
 		c.fail(path+".set", "set is for steps without a request", "use capture to set variables from the response")
 	}
 	if s.While != "" {
@@ -102,11 +106,14 @@ func (c *compiler) step(s Step, path string, sc *expr.Scope) *step {
 	if st.stream() {
 		after = c.streamStep(s, st, path, sc)
 	}
+	if st.kind == kindGRPC {
+		after = c.grpcStep(s, st, path+".grpc", sc)
+	}
 	st.capture = c.assigns(s.Capture, path+".capture", after, false)
 	st.set = c.assigns(s.Set, path+".set", after, false)
 	st.append = c.assigns(s.Append, path+".append", after, true)
 	st.remove = c.assigns(s.Remove, path+".remove", after, true)
-	if st.kind == kindRequest || st.stream() {
+	if st.kind == kindRequest || st.kind == kindGRPC || st.stream() {
 		st.needs()
 	}
 	return st

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"github.com/surge-load/surge/protocol/grpcc"
 	"math/rand/v2"
 	"time"
 
@@ -24,8 +25,9 @@ type vuser struct {
 	script metrics.EndpointID
 	shard  *metrics.Shard
 	tr     httpc.Transport
-	jar    *cookieJar // nil without cookies
-	rng    *rand.Rand // every random draw of the user's
+	jar    *cookieJar    // nil without cookies
+	grpc   *grpcc.Client // made at the first gRPC call
+	rng    *rand.Rand    // every random draw of the user's
 
 	req      httpc.Request // reused for every request
 	urlBuf   []byte
@@ -41,7 +43,12 @@ type vuser struct {
 var testHookTask func(scenario string, task int)
 
 // Close closes the user's idle connections when it stops (executor.Closer).
-func (u *vuser) Close() { u.tr.Close() }
+func (u *vuser) Close() {
+	u.tr.Close()
+	if u.grpc != nil {
+		u.grpc.Close()
+	}
+}
 
 // Iterate runs one iteration: the user's start steps if they have not run
 // yet, then one task picked by weight, or the flow.
@@ -132,6 +139,8 @@ func (u *vuser) step(ctx context.Context, s *step) bool {
 		return u.group(ctx, s)
 	case kindSSE:
 		return u.sse(ctx, s)
+	case kindGRPC:
+		return u.grpcCall(ctx, s)
 	case kindWS:
 		return u.ws(ctx, s)
 	}

@@ -20,7 +20,7 @@ var (
 	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
 	methodKeys   = []string{"get", "post", "put", "patch", "delete", "head", "options"}
 	stepKeys     = append([]string{"name", "when", "method", "url", "query", "headers", "json", "form", "body",
-		"timeout", "expect", "capture", "set", "append", "remove", "sleep", "steps", "repeat", "while", "on_failure", "error_key", "sse", "ws"}, methodKeys...)
+		"timeout", "expect", "capture", "set", "append", "remove", "sleep", "steps", "repeat", "while", "on_failure", "error_key", "sse", "ws", "grpc"}, methodKeys...)
 	taskKeys   = append([]string{"weight"}, stepKeys...)
 	expectKeys = []string{"status", "contains", "max_duration", "that"}
 )
@@ -383,6 +383,8 @@ func (d *decoder) stepFields(n ast.Node, fields []field, path string) scenario.S
 			s.SSE = d.sse(f.val, p) // see stream.go
 		case "ws":
 			s.WebSocket = d.ws(f.val, p)
+		case "grpc":
+			s.GRPC = d.grpc(f.val, p) // see grpc.go
 		}
 	}
 	switch {

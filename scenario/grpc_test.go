@@ -96,7 +96,7 @@ func TestGRPCStepErrors(t *testing.T) {
 		"grpc: {method: surge.test.Echo/Nope, proto: echo.proto}": "f.yaml:7:24: service surge.test.Echo has no method Nope; it has Count, Missing, Say, Sleep",
 		"grpc: {method: surge.test.Echo/Say, proto: nope.proto}":  "f.yaml:7:52: compile the .proto files",
 		"grpc: {proto: echo.proto}":                               "the call has no method",
-		"grpc: {method: a.B/C, deadline: -1s}":                   "deadline -1s is negative",
+		"grpc: {method: a.B/C, deadline: -1s}":                    "deadline -1s is negative",
 	} {
 		file := "target: http://127.0.0.1:1\nscenarios:\n  s:\n    load: {iterations: 1, users: 1}\n    flow:\n      - name: x\n        " + src + "\n"
 		_, err := yamlfile.Compile("f.yaml", []byte(file), scenario.Options{Dir: dir})

@@ -136,4 +136,3 @@ func Start(t testing.TB, useTLS bool) *Server {
 	t.Cleanup(es.Srv.Stop)
 	return es
 }
-

@@ -74,19 +74,22 @@ func TestDetectExcursions(t *testing.T) {
 // What moved: a series that rises a second before each dip is named, with
 // its lead; one that only wobbles is not; nothing is named without events.
 func TestWhatMoved(t *testing.T) {
-	dips := []int64{0, 16770, 10189, 10255, 15969, 0, 3794, 21678, 10891, 14312, 0, 19347, 15992, 20262, 17387, 0, 14989, 22071, 30091, 24163, 0, 15241}
+	dips := []int64{0, 16770, 10189, 10255, 15969, 0, 3794, 21678, 10891, 14312, 0, 19347, 15992, 20262, 17387, 0, 14989, 22071, 30091}
 	r := seriesOf(dips, nil)
 	n := len(dips)
 	src := result.MonitorSource{Name: "db", Kind: "prometheus", IntervalS: 1}
-	pending, cpu := make(result.MonitorValues, n), make(result.MonitorValues, n)
+	pending, cpu, tick := make(result.MonitorValues, n), make(result.MonitorValues, n), make(result.MonitorValues, n)
 	for i := range n {
 		src.T = append(src.T, float64(i))
 		cpu[i] = 40 + float64(i%3)
+		if i%4 == 0 {
+			tick[i] = 1 // a counter that ticks now and then, in and out of the dips
+		}
 		if i%5 == 4 || i%5 == 0 && i > 0 {
 			pending[i] = 38 // from a second before each dip
 		}
 	}
-	src.Series = []result.MonitorSeries{{Name: "m:pool_pending", Values: pending}, {Name: "cpu", Unit: "%", Values: cpu}}
+	src.Series = []result.MonitorSeries{{Name: "m:pool_pending", Values: pending}, {Name: "cpu", Unit: "%", Values: cpu}, {Name: "m:ticks_total", Values: tick}}
 	r.Monitor = &result.Monitor{Sources: []result.MonitorSource{src}}
 	r.Excursions, r.Periodic = DetectExcursions(r)
 	moved := WhatMoved(r)

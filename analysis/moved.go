@@ -17,6 +17,10 @@ const (
 	// movedStrength is the smallest move that counts, in units of the
 	// series' usual variation (see strength).
 	movedStrength = 4
+	// movedOrdinary: a move that the series makes, by half as much, in
+	// this share of its seconds away from the events is ordinary (a
+	// counter that ticks every few seconds), not a move with them.
+	movedOrdinary = 0.15
 	// movedTop is how many series a finding names.
 	movedTop = 3
 	// wholeRunShift: the run as a whole is judged only if throughput or
@@ -34,13 +38,16 @@ const (
 //
 // A series moved with an event if, in the window from movedLeadS seconds
 // before the event to a second after its end, it went further from its
-// level in the last five samples before that window outside events (for an
-// event at the start, the first five after it) than movedStrength times its usual variation there
-// (the median absolute deviation or half the range, whichever is larger,
-// plus a tenth of the level and a hundredth of the series' largest value,
-// so a flat series needs a real move). In a group it must move in two thirds of the events. Series are
-// ranked by that share times their strength; how early is the median
-// lead over the events.
+// level in the last five samples before that window outside events (for
+// an event at the start, the first five after it) than movedStrength times
+// its usual variation there (the median absolute deviation or half the
+// range, whichever is larger, plus a tenth of the level and a hundredth of
+// the series' largest value, so a flat series needs a real move), and if
+// it does not move half as much in 15% or more of its seconds away from
+// the events' windows (a counter that ticks every few seconds). In a group
+// it must move in two thirds of the events. Series are ranked by that
+// share times their strength; how early is the median lead over the
+// events.
 func WhatMoved(r *result.Result) []result.Moved {
 	if r.Monitor == nil || len(r.Monitor.Sources) == 0 {
 		return nil
@@ -105,13 +112,21 @@ func movedWith(r *result.Result, finding, head, with string, evs []result.Excurs
 				continue
 			}
 			scale := 0.0
+			var quiet []float64 // the values outside every event's window
 			for _, p := range pts {
 				scale = math.Max(scale, math.Abs(p.v))
+				if !nearEvent(p.t, r.Excursions) {
+					quiet = append(quiet, p.v)
+				}
 			}
+			ordinary := ordinaryShare(quiet)
 			var froms, tos, leads, strengths []float64
 			up := 0
 			for _, e := range evs {
 				from, to, lead, st, ok := moveIn(pts, e, r.Excursions, e.AtS <= first, scale)
+				if ok && ordinary(math.Abs(to-from)/2) >= movedOrdinary {
+					ok = false // it moves that much as often away from the events
+				}
 				if !ok {
 					continue
 				}
@@ -200,14 +215,7 @@ func moveIn(pts []sample, e result.Excursion, all []result.Excursion, atStart bo
 		bv[i] = p.v
 	}
 	b := median(bv)
-	dev := make([]float64, len(bv))
-	for i, v := range bv {
-		dev[i] = math.Abs(v - b)
-	}
-	// The usual variation: the median absolute deviation, or half the
-	// range when larger, so that a counter that ticks now and then (once
-	// in the baseline) is not taken to move when it ticks again.
-	spread := math.Max(1.4826*median(dev), (slices.Max(bv)-slices.Min(bv))/2)
+	spread := spreadOf(bv)
 	far := win[0]
 	for _, p := range win {
 		if math.Abs(p.v-b) > math.Abs(far.v-b) {
@@ -226,6 +234,49 @@ func moveIn(pts []sample, e result.Excursion, all []result.Excursion, atStart bo
 		}
 	}
 	return b, far.v, lead, strength, true
+}
+
+// spreadOf is the usual variation of xs: 1.4826 times the median absolute
+// deviation, or half the range when larger; 0 for no values.
+func spreadOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	m := median(xs)
+	dev := make([]float64, len(xs))
+	for i, v := range xs {
+		dev[i] = math.Abs(v - m)
+	}
+	return math.Max(1.4826*median(dev), (slices.Max(xs)-slices.Min(xs))/2)
+}
+
+// ordinaryShare returns the share of xs (a series away from the events)
+// at least a given distance from their median.
+func ordinaryShare(xs []float64) func(dist float64) float64 {
+	m := median(xs)
+	return func(dist float64) float64 {
+		if len(xs) == 0 {
+			return 0
+		}
+		n := 0
+		for _, v := range xs {
+			if math.Abs(v-m) >= dist {
+				n++
+			}
+		}
+		return float64(n) / float64(len(xs))
+	}
+}
+
+// nearEvent reports whether time t is in the window of any event: from
+// movedLeadS before it to a second after its end.
+func nearEvent(t float64, all []result.Excursion) bool {
+	for _, e := range all {
+		if t >= e.AtS-movedLeadS && t < e.AtS+e.LastedS+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // during reports whether time t is in any event, or the second before or

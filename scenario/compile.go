@@ -113,6 +113,9 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	c.checkSearch(spec.Search)
 	plan.Warmup = time.Duration(float64(spec.Warmup) * scale)
 	for _, name := range slices.Sorted(maps.Keys(spec.Monitor)) {
+		if slices.ContainsFunc(opts.Monitors, func(m monitor.Spec) bool { return m.Name == name }) {
+			continue // --monitor NAME=SPEC replaces the file's NAME
+		}
 		m, err := monitor.Parse(name, spec.Monitor[name])
 		if err != nil {
 			c.fail("monitor."+name, "%v", "a source is process:PID, process:NAME, cgroup:PATH, container:ID, host or prometheus:URL (docs/monitoring.md)", err)
@@ -120,13 +123,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		}
 		plan.Monitors = append(plan.Monitors, m)
 	}
-	for _, m := range opts.Monitors {
-		if _, dup := spec.Monitor[m.Name]; dup {
-			c.fail("monitor."+m.Name, "--monitor %s is also in the file's monitor: map", "give it one name or the other", m.Name)
-			continue
-		}
-		plan.Monitors = append(plan.Monitors, m)
-	}
+	plan.Monitors = append(plan.Monitors, opts.Monitors...)
 	for i, expr := range spec.Thresholds {
 		t, err := analysis.ParseThreshold(expr)
 		if err != nil {

@@ -23,7 +23,8 @@ type Options struct {
 	// environment.
 	Env map[string]string
 	// Monitors are sources watched besides the file's monitor: map (from
-	// --monitor); the file's thresholds may name them.
+	// --monitor); one with the name of a source of the file replaces it.
+	// The file's thresholds may name them.
 	Monitors []monitor.Spec
 
 	// Users, if positive, sets the peak number of users of every scenario

@@ -102,7 +102,10 @@ func toStats(st *stats, dropped int64, durationS float64) result.Stats {
 	}
 	if durationS > 0 {
 		s.RPS = float64(st.requests) / durationS
+		s.OKRPS = float64(st.requests-st.failures) / durationS
 	}
+	s.OKLatency = percentilesExact(st.ok, st.okMinNs, st.okMaxNs, st.okSumNs)
+	s.OKLatencyHistogram = encodeHist(st.ok)
 	if n := st.requests + dropped + st.notSent; n > 0 {
 		s.ErrorRate = float64(st.failures+dropped+st.notSent) / float64(n)
 	}

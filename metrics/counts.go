@@ -159,6 +159,8 @@ type counts struct {
 	latMinNs, latMaxNs int64
 	svcMinNs, svcMaxNs int64
 	latSumNs           int64
+	// The same of the successes' latencies.
+	okMinNs, okMaxNs, okSumNs int64
 	// notSent counts steps that failed before sending (errclass.NotSent):
 	// not requests, so in no other count.
 	notSent int64
@@ -189,6 +191,13 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 		c.svcMinNs, c.svcMaxNs = min(c.svcMinNs, svcNs), max(c.svcMaxNs, svcNs)
 	}
 	c.latSumNs += latNs
+	if s.Class == errclass.None {
+		if c.okSumNs == 0 && c.okMaxNs == 0 {
+			c.okMinNs = latNs
+		}
+		c.okMinNs, c.okMaxNs = min(c.okMinNs, latNs), max(c.okMaxNs, latNs)
+		c.okSumNs += latNs
+	}
 	c.requests++
 	c.bytesIn += s.BytesIn
 	c.bytesOut += s.BytesOut
@@ -253,6 +262,13 @@ func (c *counts) merge(o *counts) {
 		}
 	}
 	c.latSumNs += o.latSumNs
+	if o.okMaxNs > 0 {
+		if c.okMaxNs == 0 {
+			c.okMinNs = o.okMinNs
+		}
+		c.okMinNs, c.okMaxNs = min(c.okMinNs, o.okMinNs), max(c.okMaxNs, o.okMaxNs)
+		c.okSumNs += o.okSumNs
+	}
 	c.requests += o.requests
 	c.failures += o.failures
 	c.notSent += o.notSent

@@ -143,6 +143,11 @@ func fromStats(s *result.Stats) (*stats, error) {
 	st.bytesIn, st.bytesOut = s.BytesIn, s.BytesOut
 	st.interim = s.Interim
 	st.protos = maps.Clone(s.Protocols)
+	if st.ok, err = decodeHist(s.OKLatencyHistogram); err != nil {
+		return nil, fmt.Errorf("latency of successes: %w", err)
+	}
+	st.okMinNs, st.okMaxNs = NsOf(s.OKLatency.Min), NsOf(s.OKLatency.Max)
+	st.okSumNs = int64(math.Round(s.OKLatency.Mean * 1e6 * float64(st.ok.TotalCount())))
 	st.latMinNs, st.latMaxNs = NsOf(s.Latency.Min), NsOf(s.Latency.Max)
 	st.svcMinNs, st.svcMaxNs = NsOf(s.ServiceTime.Min), NsOf(s.ServiceTime.Max)
 	st.latSumNs = int64(math.Round(s.Latency.Mean * 1e6 * float64(s.Requests)))

@@ -41,6 +41,7 @@ type Shard struct {
 type shardEndpoint struct {
 	counts
 	latency, service *hdr.PackedHistogram
+	ok               *hdr.PackedHistogram // latency of the successes
 }
 
 // Record adds one operation's measurement.
@@ -64,6 +65,9 @@ func (s *Shard) Record(smp *Sample) {
 	}
 	_ = ep.latency.RecordValue(latUs)
 	_ = ep.service.RecordValue(svcUs)
+	if smp.Class == errclass.None {
+		_ = ep.ok.RecordValue(latUs)
+	}
 	s.mu.Unlock()
 }
 
@@ -74,7 +78,7 @@ func endpointIn(eps *[]*shardEndpoint, id EndpointID) *shardEndpoint {
 	}
 	ep := (*eps)[id]
 	if ep == nil {
-		ep = &shardEndpoint{latency: newPacked(), service: newPacked()}
+		ep = &shardEndpoint{latency: newPacked(), service: newPacked(), ok: newPacked()}
 		(*eps)[id] = ep
 	}
 	return ep
@@ -149,8 +153,10 @@ func drainEndpoints(eps []*shardEndpoint, dst *[]*stats) {
 		d.counts.merge(&ep.counts)
 		d.latency.Merge(ep.latency)
 		d.service.Merge(ep.service)
+		d.ok.Merge(ep.ok)
 		ep.counts.reset()
 		ep.latency.Reset()
 		ep.service.Reset()
+		ep.ok.Reset()
 	}
 }

@@ -5,20 +5,23 @@ package metrics
 type stats struct {
 	counts
 	latency, service *hist
+	ok               *hist // latency of the successes
 }
 
-func newStats() *stats { return &stats{latency: newHist(), service: newHist()} }
+func newStats() *stats { return &stats{latency: newHist(), service: newHist(), ok: newHist()} }
 
 func (s *stats) merge(o *stats) {
 	s.counts.merge(&o.counts)
 	s.latency.Merge(o.latency)
 	s.service.Merge(o.service)
+	s.ok.Merge(o.ok)
 }
 
 func (s *stats) reset() {
 	s.counts.reset()
 	s.latency.Reset()
 	s.service.Reset()
+	s.ok.Reset()
 }
 
 // interval is what all shards recorded in one collection interval.

@@ -139,6 +139,13 @@ type Stats struct {
 	// ErrorRate is (Failures+Dropped+NotSent) / (Requests+Dropped+NotSent),
 	// from 0 to 1.
 	ErrorRate float64 `json:"error_rate"`
+	// OKRPS is the successes (Requests − Failures) per second of the same
+	// period, and OKLatency the latency of the successes alone: after a
+	// collapse, instant failures inflate RPS and pull Latency down, these
+	// do not. OKLatencyHistogram encodes it like LatencyHistogram.
+	OKRPS              float64     `json:"ok_rps"`
+	OKLatency          Percentiles `json:"ok_latency_ms"`
+	OKLatencyHistogram string      `json:"ok_latency_histogram,omitempty"`
 	// RPS is Requests per second of the run's active load period.
 	RPS      float64 `json:"rps"`
 	BytesIn  int64   `json:"bytes_in"`

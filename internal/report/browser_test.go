@@ -108,9 +108,9 @@ func TestPagesInChromium(t *testing.T) {
 		{"report-refusals.html", report(refusals.result()), 5,
 			map[string]int{"endpoints": 1, "timing": 1, "errors": 2}, nil},
 		{"compare.html", func(p string) error { return WriteCompareHTML(p, pair, checks) }, len(overlays),
-			map[string]int{"runs": 2, "compare": len(Metrics)}, nil},
+			map[string]int{"runs": 2, "compare": len(Metrics) + len(RunMetrics)}, nil},
 		{"compare-sequence.html", func(p string) error { return WriteCompareHTML(p, sequence(t), nil) }, len(overlays),
-			map[string]int{"runs": 6, "compare": 3 * len(Metrics)}, nil},
+			map[string]int{"runs": 6, "compare": 3*len(Metrics) + len(RunMetrics)}, nil},
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

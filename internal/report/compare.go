@@ -140,7 +140,43 @@ func (c *Comparison) section(name string, pick func(*result.Result) *result.Stat
 		}
 		s.Rows = append(s.Rows, row)
 	}
+	if strings.HasPrefix(name, "Total") {
+		for _, m := range RunMetrics {
+			s.Rows = append(s.Rows, c.runRow(m))
+		}
+	}
 	return s
+}
+
+// runRow compares a figure of the whole runs.
+func (c *Comparison) runRow(m RunMetric) Row {
+	row := Row{Metric: m.Key}
+	stderr := make([]float64, len(c.Runs))
+	for i := range c.Runs {
+		v := m.value(c.Runs[i].Result)
+		row.Values = append(row.Values, v)
+		if math.IsNaN(v) {
+			row.Text = append(row.Text, "—")
+		} else {
+			row.Text = append(row.Text, m.format(v))
+		}
+		stderr[i] = m.stderr(c.Runs[i].Result)
+	}
+	judge := Metric{Key: m.Key, HigherIsBetter: m.HigherIsBetter, format: m.format}
+	for i := 1; i < len(c.Runs); i++ {
+		old, new := row.Values[i-1], row.Values[i]
+		switch {
+		case math.IsNaN(old) && math.IsNaN(new): // neither collapsed, say
+			row.Changes = append(row.Changes, Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), Verdict: Same, Text: "—"})
+		case math.IsNaN(old): // it happened now, and not before: later (never) is better
+			row.Changes = append(row.Changes, Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), Verdict: Worse, Text: "new"})
+		case math.IsNaN(new):
+			row.Changes = append(row.Changes, Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), Verdict: Better, Text: "gone"})
+		default:
+			row.Changes = append(row.Changes, change(judge, old, new, stderr[i-1], stderr[i]))
+		}
+	}
+	return row
 }
 
 // change judges the change of m from old to new, whose standard errors are

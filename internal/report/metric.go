@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/surge-load/surge/result"
 )
@@ -26,7 +27,18 @@ type Metric struct {
 }
 
 // Metrics are the metrics compare shows, in order. --fail-on takes their keys.
+// The successes' throughput and latency come first: after a collapse,
+// instant failures inflate rps and pull the latency of all operations
+// down, so those two mislead and the successes' figures are what to rank
+// runs by.
 var Metrics = []Metric{
+	{Key: "ok_rps", HigherIsBetter: true,
+		value:  func(s *result.Stats) float64 { return s.OKRPS },
+		point:  func(p *result.Point) (float64, bool) { return float64(p.Requests-p.Failures) / p.DurationS, true },
+		format: func(v float64) string { return fmt.Sprintf("%.1f", v) }},
+	okLatencyMetric("ok_p50", func(l *result.Percentiles) float64 { return l.P50 }),
+	okLatencyMetric("ok_p95", func(l *result.Percentiles) float64 { return l.P95 }),
+	okLatencyMetric("ok_p99", func(l *result.Percentiles) float64 { return l.P99 }),
 	{Key: "rps", HigherIsBetter: true,
 		value:  func(s *result.Stats) float64 { return s.RPS },
 		point:  func(p *result.Point) (float64, bool) { return float64(p.Requests) / p.DurationS, true },
@@ -59,6 +71,62 @@ func latencyMetric(key string, pick func(*result.Percentiles) float64) Metric {
 		},
 		format: Ms}
 }
+
+// okLatencyMetric is a percentile of the successes' latency. A second
+// without failures has the same latency for its successes as for all its
+// operations, so those seconds give its noise.
+func okLatencyMetric(key string, pick func(*result.Percentiles) float64) Metric {
+	return Metric{Key: key,
+		value: func(s *result.Stats) float64 { return pick(&s.OKLatency) },
+		point: func(p *result.Point) (float64, bool) {
+			if p.Requests == 0 || p.Failures > 0 {
+				return 0, false
+			}
+			return pick(&p.Latency), true
+		},
+		format: Ms}
+}
+
+// A RunMetric is a figure of the whole run that compare puts in its Total
+// section: NaN when a run does not have it (no collapse).
+type RunMetric struct {
+	Key            string
+	HigherIsBetter bool
+	value          func(*result.Result) float64
+	format         func(float64) string
+	// stderr is the standard error of the value.
+	stderr func(*result.Result) float64
+}
+
+// RunMetrics are the run's successful peak, when it collapsed and when its
+// successful throughput fell to zero for good (seconds since the start;
+// later is better).
+var RunMetrics = []RunMetric{
+	{Key: "peak_ok_rps", HigherIsBetter: true,
+		value:  func(r *result.Result) float64 { return ThroughputOf(r).PeakOKRPS },
+		format: func(v float64) string { return fmt.Sprintf("%.1f", v) },
+		// One second's value: the noise of a second's successful rps.
+		stderr: func(r *result.Result) float64 {
+			n := NoiseOf(r)
+			return float64(n.Rel["ok_rps"]) * r.Totals.OKRPS * math.Sqrt(float64(max(n.Intervals, 1)))
+		}},
+	{Key: "collapse_at_s", HigherIsBetter: true,
+		value: func(r *result.Result) float64 {
+			if r.Collapse == nil {
+				return math.NaN()
+			}
+			return r.Collapse.AtS
+		},
+		format: wholeSeconds, stderr: oneSecond},
+	{Key: "zero_at_s", HigherIsBetter: true,
+		value:  func(r *result.Result) float64 { return ThroughputOf(r).ZeroAtS },
+		format: wholeSeconds, stderr: oneSecond},
+}
+
+func wholeSeconds(v float64) string { return fmt.Sprintf("%.0fs", v) }
+
+// oneSecond is the standard error of a time read off a per-second series.
+func oneSecond(*result.Result) float64 { return 1 }
 
 // metricByKey returns the metric named key.
 func metricByKey(key string) (Metric, bool) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/surge-load/surge/sanitize"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -71,6 +72,28 @@ func endpoints(w io.Writer, r *result.Result) {
 	}
 	fmt.Fprintf(w, "Error rate %s · %s in, %s out · service time p50 %s, p99 %s (latency counts from the intended start)\n",
 		percent(r.Totals.ErrorRate), Bytes(r.Totals.BytesIn), Bytes(r.Totals.BytesOut), Ms(r.Totals.ServiceTime.P50), Ms(r.Totals.ServiceTime.P99))
+	if r.Totals.Failures > 0 {
+		fmt.Fprintln(w, SuccessLine(r))
+	}
+}
+
+// SuccessLine says what the successes alone did: their throughput and
+// latency, the busiest second and, if it happened, when successful
+// throughput fell to zero for good. After a collapse, instant failures
+// inflate the throughput of all operations and pull their latency down;
+// these figures do not.
+func SuccessLine(r *result.Result) string {
+	t := ThroughputOf(r)
+	ok := r.Totals.OKLatency
+	s := fmt.Sprintf("Successes: %.1f rps, p50 %s, p95 %s, p99 %s · peak %.0f rps at %s", r.Totals.OKRPS,
+		Ms(ok.P50), Ms(ok.P95), Ms(ok.P99), t.PeakOKRPS, seconds(t.PeakAtS))
+	if c := r.Collapse; c != nil {
+		s += fmt.Sprintf(" · collapsed at %s", seconds(c.AtS))
+	}
+	if !math.IsNaN(t.ZeroAtS) {
+		s += fmt.Sprintf(" · zero from %s (%s after the peak)", seconds(t.ZeroAtS), seconds(t.ZeroAtS-t.PeakAtS))
+	}
+	return s
 }
 
 func failures(f, n int64) string {

@@ -1,0 +1,63 @@
+package surge_test
+
+import (
+	"bytes"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/report"
+)
+
+// After a server dies, instant connection refusals inflate the throughput
+// of all operations and pull their latency down. A closed model of 5 users
+// against a server that answers in 20 ms, then dies 1.5 s into a 4 s run:
+// the successes' throughput and latency, the peak and the time to zero
+// are reported beside the totals, and compare ranks the dead run worse on
+// them though its total rps rose.
+func TestSuccessesAfterACollapse(t *testing.T) {
+	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { time.Sleep(20 * time.Millisecond) })
+	load := executor.Closed{Start: 5, Stages: []executor.Stage{{Duration: 4 * time.Second, Target: 5}}, Grace: 2 * time.Second}
+
+	alive := httptest.NewServer(handler)
+	defer alive.Close()
+	base := runPlan(t, alive.URL+"/", load)
+
+	dying := httptest.NewServer(handler)
+	defer dying.Close()
+	stop := time.AfterFunc(1500*time.Millisecond, dying.Close)
+	defer stop.Stop()
+	dead := runPlan(t, dying.URL+"/", load)
+
+	tot := dead.Totals
+	if tot.Failures == 0 || tot.OKRPS >= tot.RPS/2 || tot.OKLatency.P50 < 15 || tot.Latency.P50 > tot.OKLatency.P50/2 {
+		t.Fatalf("dead run: %.0f rps (%.0f ok), p50 %.2f ms (ok %.2f ms); want refusals to dominate the totals but not the successes' figures",
+			tot.RPS, tot.OKRPS, tot.Latency.P50, tot.OKLatency.P50)
+	}
+	th := report.ThroughputOf(dead)
+	if th.PeakOKRPS < 50 || math.IsNaN(th.ZeroAtS) || th.ZeroAtS < 1 || th.ZeroAtS > 3 {
+		t.Errorf("peak %.0f ok rps at %gs, zero from %gs; want a peak and zero from about 1.5s", th.PeakOKRPS, th.PeakAtS, th.ZeroAtS)
+	}
+	var out bytes.Buffer
+	report.Summary(&out, dead)
+	if !strings.Contains(out.String(), "Successes: ") || !strings.Contains(out.String(), "zero from") {
+		t.Errorf("summary does not give the successes' figures:\n%s", out.String())
+	}
+	c, err := report.Compare([]report.Labeled{{Label: "alive", Result: base}, {Label: "dead", Result: dead}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := c.Section("Total")
+	for key, want := range map[string]string{"ok_rps": report.Worse, "zero_at_s": report.Worse} {
+		if row, ok := s.Row(key); !ok || row.Changes[0].Verdict != want {
+			t.Errorf("compare %s: %+v; want %s", key, row, want)
+		}
+	}
+	if row, _ := s.Row("ok_p50"); row.Changes[0].Verdict == report.Better {
+		t.Errorf("compare ok_p50 %v marked better: the successes were not faster", row.Text)
+	}
+}

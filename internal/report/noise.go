@@ -95,6 +95,15 @@ func NoiseOf(r *result.Result) Noise {
 			n.Rel[m.Key] = Number(se / mean)
 		}
 	}
+	// The successes' percentiles are estimated from the seconds without
+	// failures; a run with too few of those takes the relative noise of
+	// the percentile of all its operations, and the larger of the two
+	// otherwise, since the seconds with failures are left out.
+	for _, key := range []string{"p50", "p95", "p99"} {
+		if all, ok := n.Rel[key]; ok && all > n.Rel["ok_"+key] {
+			n.Rel["ok_"+key] = all
+		}
+	}
 	return n
 }
 

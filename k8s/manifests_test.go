@@ -171,6 +171,13 @@ func TestManifests(t *testing.T) {
 			t.Errorf("service selector %v matches the runners too", d.service.Spec.Selector)
 		}
 	}
+	cc := collector.Spec.Template.Spec.Containers[0]
+	if len(d.service.Spec.Ports) != 2 || d.service.Spec.Ports[1].Name != "ui" || d.service.Spec.Ports[1].TargetPort.IntValue() != int(cc.Ports[1].ContainerPort) || !slices.Contains(cc.Command, "--ui") {
+		t.Errorf("the live page: service ports %+v, container ports %+v, command %q", d.service.Spec.Ports, cc.Ports, cc.Command)
+	}
+	if len(cc.Env) != 2 || cc.Env[1].Name != "SURGE_UI_TOKEN" || cc.Env[1].ValueFrom.SecretKeyRef.Name != d.secret.Name {
+		t.Errorf("collector env %+v, want SURGE_TOKEN and SURGE_UI_TOKEN from the Secret", cc.Env)
+	}
 	port := d.service.Spec.Ports[0]
 	if cp := collector.Spec.Template.Spec.Containers[0].Ports[0]; port.TargetPort.IntValue() != int(cp.ContainerPort) || port.Port != 7070 || d.service.Name != "surge-load-test-collector" {
 		t.Errorf("service %s port %+v, collector container port %+v", d.service.Name, port, cp)

@@ -228,11 +228,11 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 			res.Run.StopReason = context.Cause(ctx).Error()
 		}
 	}
-	p.complete(res, id, end, probe, warnings, opts)
 	res.Outputs = outputs
 	if opts.Control != nil {
 		res.Timeline = opts.Control.detach()
 	}
+	p.complete(res, id, end, probe, warnings, opts)
 	return res, nil
 }
 

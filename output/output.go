@@ -20,6 +20,7 @@ import (
 
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/sanitize"
 )
 
 // The kinds of output, as --output KIND=URL names them.
@@ -204,7 +205,7 @@ func (o *Output) Close(flush time.Duration) result.OutputStats {
 	cerr := o.w.close()
 	st := result.OutputStats{
 		Kind:            o.kind,
-		Target:          redact(o.target),
+		Target:          sanitize.URL(o.target),
 		Points:          o.offered.Load(),
 		Sent:            o.sent.Load(),
 		DroppedQueue:    o.queueFull.Load(),
@@ -220,25 +221,6 @@ func (o *Output) Close(flush time.Duration) result.OutputStats {
 		st.LastError = cerr.Error()
 	}
 	return st
-}
-
-// redact removes credentials from a URL for the result.
-func redact(target string) string {
-	u, err := url.Parse(target)
-	if err != nil || u.Scheme == "" {
-		return target
-	}
-	if u.User != nil {
-		u.User = url.User("redacted")
-	}
-	q := u.Query()
-	for _, k := range []string{"p", "password", "token", "u"} {
-		if q.Has(k) {
-			q.Set(k, "redacted")
-		}
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // errStatus is a backend's refusal.

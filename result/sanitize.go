@@ -10,8 +10,9 @@ import (
 // Sanitize makes r safe to show and to share: the target's user info and
 // credential query parameters redacted, Secret values in the recorded plan
 // redacted, and every text that may have come from the network (error
-// messages, endpoint names, the plan's strings) escaped of control
-// characters, with sanitize.Text. surge.Run and ReadFile call it, so every
+// messages, endpoint names, the plan's strings, the outputs' errors, the
+// monitored sources' series names and gaps) escaped of control characters,
+// with sanitize.Text. surge.Run and ReadFile call it, so every
 // output built from a result (the terminal, the JSON, HTML, Markdown and
 // CSV) shows no secret and no raw control character. It is idempotent.
 func (r *Result) Sanitize() {
@@ -44,6 +45,26 @@ func (r *Result) Sanitize() {
 	}
 	for i, w := range r.Generator.Warnings {
 		r.Generator.Warnings[i] = sanitize.Text(w)
+	}
+	for i := range r.Outputs {
+		o := &r.Outputs[i]
+		o.Target = sanitize.Escape(sanitize.URL(o.Target))
+		o.LastError, o.Note = sanitize.Text(o.LastError), sanitize.Text(o.Note)
+	}
+	if r.Monitor != nil {
+		for i := range r.Monitor.Sources {
+			m := &r.Monitor.Sources[i]
+			m.Name, m.Spec, m.Kind = sanitize.Text(m.Name), sanitize.Text(m.Spec), sanitize.Text(m.Kind)
+			for j := range m.Series {
+				m.Series[j].Name, m.Series[j].Unit = sanitize.Text(m.Series[j].Name), sanitize.Text(m.Series[j].Unit)
+			}
+			for j := range m.Gaps {
+				m.Gaps[j].Reason = sanitize.Text(m.Gaps[j].Reason)
+			}
+			for j, n := range m.Notes {
+				m.Notes[j] = sanitize.Text(n)
+			}
+		}
 	}
 	if len(r.Plan) > 0 {
 		var v any

@@ -43,6 +43,7 @@ func TestUnwritableDestinationsFailBeforeTraffic(t *testing.T) {
 		{append(run, "--out", missing), "--out: " + missing + ": directory " + filepath.Dir(missing) + " does not exist"},
 		{append(run, "--out", dir), "--out: " + dir + " is a directory"},
 		{append(run, "--out", filepath.Join(dir, "ok.json"), "--report", missing), "--report: " + missing},
+		{append(run, "--output", "jsonl="+missing), "--output jsonl: " + missing},
 		{[]string{"find-max", "--url", srv.URL, "--users", "1", "-q", "--out", missing}, "--out: " + missing},
 		{[]string{"merge", res, "-o", missing}, "--out: " + missing},
 		{[]string{"merge", res, "--report", dir}, "--report: " + dir + " is a directory"},

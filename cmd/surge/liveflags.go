@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -35,6 +36,11 @@ func (f *liveFlags) apply(plan *surge.Plan) error {
 		o, err := output.Parse(spec)
 		if err != nil {
 			return &codeError{code: exitInvalid, err: err}
+		}
+		if kind, path, _ := strings.Cut(spec, "="); kind == output.KindJSONL {
+			if err := checkDestinations(destination{flag: "output " + kind, path: path}); err != nil {
+				return err
+			}
 		}
 		plan.Outputs = append(plan.Outputs, o)
 	}

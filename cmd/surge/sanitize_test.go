@@ -60,6 +60,7 @@ func TestSecretsRedactedEverywhere(t *testing.T) {
 	res := filepath.Join(dir, "res.json")
 	u := "http://bob:PASSWORD9@" + host + "/x?token=TOKSECRET&page=2&fail=1"
 	stdout, stderr, code := runSurge(t, "run", "--url", u, "-H", "X-Session-Token: HEADERSECRET", "-H", "Cookie: sid=COOKIESECRET",
+		"--output", "influxdb=http://bob:PASSWORD9@127.0.0.1:1/api/v2/write?org=o&bucket=b&token=TOKSECRET",
 		"--users", "1", "--duration", "300ms", "-q", "--out", res, "--report", filepath.Join(dir, "run.html"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

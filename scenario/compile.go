@@ -83,6 +83,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	if spec.Defaults.HTTP2 != httpc.HTTP2Auto {
 		c.p.http.HTTP2 = spec.Defaults.HTTP2
 	}
+	c.p.http.HTTP3 = c.p.http.HTTP3 || spec.Defaults.HTTP3
 	c.checkTarget(spec)
 	c.declare(spec)
 	base := c.baseScope()

@@ -78,6 +78,9 @@ type Defaults struct {
 	// users speak HTTP/2 (httpc.HTTP2Off for HTTP/1.1 only,
 	// httpc.HTTP2PriorKnowledge for h2c on http URLs).
 	HTTP2 httpc.HTTP2
+	// HTTP3, if true, sends the requests to https URLs over HTTP/3
+	// (QUIC), as Options.HTTP.HTTP3 does.
+	HTTP3 bool
 }
 
 // A Scenario is one journey run by virtual users under one load model.

@@ -2,6 +2,8 @@ package scenario_test
 
 import (
 	"context"
+	"crypto/tls"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quic-go/quic-go/http3"
+
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
 )
@@ -64,4 +69,49 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestHTTP3File runs a file with defaults: {http3: true} against a quic-go
+// HTTP/3 server: every request arrived over HTTP/3, as the server counted,
+// and the row says so.
+func TestHTTP3File(t *testing.T) {
+	cert := httptest.NewUnstartedServer(nil)
+	cert.StartTLS()
+	c := cert.TLS.Certificates[0]
+	cert.Close()
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h3 atomic.Int64
+	srv := &http3.Server{TLSConfig: http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{c}}),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ProtoMajor == 3 {
+				h3.Add(1)
+			}
+		})}
+	go srv.Serve(pc)
+	defer func() { srv.Close(); pc.Close() }()
+	src := `
+defaults: {http3: true}
+scenarios:
+  s:
+    load: {iterations: 12, users: 3}
+    flow:
+      - {name: h3, get: /x}
+`
+	plan, err := yamlfile.Compile("h3.yaml", []byte(src), scenario.Options{Target: "https://" + pc.LocalAddr().String(), HTTP: httpc.Options{InsecureTLS: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := surge.Run(ctx, plan, surge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := endpoint(res, "h3")
+	if e.Requests != 12 || e.Failures != 0 || h3.Load() != 12 || e.Protocols["HTTP/3.0"] != 12 {
+		t.Errorf("%d requests, %d failures %v, protocols %v; the server saw %d over HTTP/3; want 12 each", e.Requests, e.Failures, res.Errors, e.Protocols, h3.Load())
+	}
 }

@@ -40,6 +40,12 @@ type Options struct {
 	// server chooses it.
 	HTTP2 HTTP2
 
+	// HTTP3 sends the requests to https URLs over QUIC with HTTP/3
+	// (quic-go), a connection of the user's own per target; the server
+	// must offer HTTP/3 on the URL's port over UDP. Requests to http URLs
+	// keep going over TCP.
+	HTTP3 bool
+
 	// MaxResponseBytes caps the body kept for a Request with KeepBody; the
 	// rest is read and discarded, and Response.Truncated is set. Zero means
 	// DefaultMaxResponseBytes.

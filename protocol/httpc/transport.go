@@ -55,7 +55,8 @@ type client struct {
 	spare           *exchange              // tracing state, reused while quiet
 	timeoutErr      *errclass.TimeoutError // cause of the last timeout used, reused
 	h1              h1State
-	netHTTPOnly     bool // every exchange on net/http (tests and benchmarks)
+	h3              *h3State // Options.HTTP3; nil otherwise
+	netHTTPOnly     bool     // every exchange on net/http (tests and benchmarks)
 }
 
 // New returns a Transport for one virtual user. Connections are kept alive
@@ -100,13 +101,16 @@ func newClient(opts Options) *client {
 		c.http.Protocols.SetUnencryptedHTTP2(true)
 		c.netHTTPOnly = true
 	}
+	if opts.HTTP3 {
+		c.h3 = newH3(c)
+	}
 	c.h1.init(c)
 	return c
 }
 
 func (c *client) Warm(ctx context.Context, req *Request) {
 	t, err := req.target()
-	if err != nil || c.netHTTPOnly || c.h1.h2[t.key] || c.h1.idle(t.key, stamp(c.epoch)) != nil {
+	if err != nil || c.netHTTPOnly || c.h1.h2[t.key] || (c.h3 != nil && t.secure) || c.h1.idle(t.key, stamp(c.epoch)) != nil {
 		return
 	}
 	timeout := req.Timeout
@@ -123,6 +127,9 @@ func (c *client) Warm(ctx context.Context, req *Request) {
 func (c *client) Close() {
 	c.h1.closeAll()
 	c.http.CloseIdleConnections()
+	if c.h3 != nil {
+		c.h3.closeAll()
+	}
 }
 
 func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Response {
@@ -136,7 +143,7 @@ func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Respon
 		s.Err = fmt.Errorf("preparing request: %w", err)
 		return Response{}
 	}
-	if !c.netHTTPOnly && !c.h1.h2[t.key] {
+	if !c.netHTTPOnly && !c.h1.h2[t.key] && (c.h3 == nil || !t.secure) {
 		return c.h1.do(ctx, req, t, s)
 	}
 	return c.viaNetHTTP(ctx, req, t.url, s)
@@ -204,7 +211,11 @@ func (c *client) roundTrip(ctx context.Context, req *Request, u *url.URL, ex *ex
 	ex.cur = rc
 
 	var out Response
-	hr, err := c.http.RoundTrip(req.httpRequest(rc, u))
+	rt := http.RoundTripper(c.http)
+	if c.h3 != nil && u.Scheme == "https" {
+		rt = c.h3
+	}
+	hr, err := rt.RoundTrip(req.httpRequest(rc, u))
 	if err != nil {
 		s.End = time.Now()
 		return out, ex.phase(), contextCause(rc, err)

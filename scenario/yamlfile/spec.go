@@ -14,7 +14,7 @@ import (
 // The keys of each mapping of a scenario file.
 var (
 	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "outputs", "search", "monitor"}
-	defaultsKeys = []string{"headers", "timeout", "cookies", "http2"}
+	defaultsKeys = []string{"headers", "timeout", "cookies", "http2", "http3"}
 	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
 	rangeKeys    = []string{"from", "to", "step", "format"}
 	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
@@ -102,6 +102,8 @@ func (d *decoder) defaults(n ast.Node, out *scenario.Defaults) {
 				}
 				out.HTTP2 = h
 			}
+		case "http3":
+			out.HTTP3, _ = d.boolean(f.val, p, "http3")
 		}
 	}
 }

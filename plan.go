@@ -79,29 +79,29 @@ type Scenario struct {
 // Validate checks the plan as a whole.
 func (p *Plan) Validate() error {
 	if len(p.Scenarios) == 0 {
-		return fmt.Errorf("plan has no scenarios")
+		return planError("scenarios", "plan has no scenarios")
 	}
 	for _, s := range p.Scenarios {
 		if s.Load == nil || s.Users == nil {
-			return fmt.Errorf("scenario %q: load and users are required", s.Name)
+			return planError("scenarios", "scenario %q: load and users are required", s.Name)
 		}
 		if err := s.Load.Validate(); err != nil {
-			return fmt.Errorf("scenario %q: %w", s.Name, err)
+			return planError("scenarios", "scenario %q: %w", s.Name, err)
 		}
 		if s.StartAfter < 0 {
-			return fmt.Errorf("scenario %q: start offset %v is negative", s.Name, s.StartAfter)
+			return planError("scenarios", "scenario %q: start offset %v is negative", s.Name, s.StartAfter)
 		}
 	}
 	if p.Warmup < 0 {
-		return fmt.Errorf("warm-up %v is negative", p.Warmup)
+		return planError("warmup", "warm-up %v is negative", p.Warmup)
 	}
 	if p.Warmup > 0 && p.Warmup >= p.Duration() {
-		return fmt.Errorf("warm-up %v is not shorter than the run (%v): nothing would be measured", p.Warmup, p.Duration())
+		return planError("warmup", "warm-up %v is not shorter than the run (%v): nothing would be measured", p.Warmup, p.Duration())
 	}
 	sources := map[string]monitor.Spec{}
 	for _, m := range p.Monitors {
 		if _, dup := sources[m.Name]; dup {
-			return fmt.Errorf("monitor %q is named twice; give every source a name of its own", m.Name)
+			return planError("monitors", "monitor %q is named twice; give every source a name of its own", m.Name)
 		}
 		sources[m.Name] = m
 	}
@@ -111,16 +111,16 @@ func (p *Plan) Validate() error {
 		}
 		m, ok := sources[t.Source]
 		if !ok {
-			return fmt.Errorf("threshold %q names monitor %q, which this plan does not have; add --monitor %s=SPEC", t.Expr, t.Source, t.Source)
+			return planError("thresholds", "threshold %q names monitor %q, which this plan does not have; add --monitor %s=SPEC", t.Expr, t.Source, t.Source)
 		}
 		if !m.HasSeries(t.Series) {
-			return fmt.Errorf("threshold %q: a %s source has no series %q; it has %s", t.Expr, m.Kind, t.Series, strings.Join(m.SeriesHelp(), ", "))
+			return planError("thresholds", "threshold %q: a %s source has no series %q; it has %s", t.Expr, m.Kind, t.Series, strings.Join(m.SeriesHelp(), ", "))
 		}
 	}
 	names := p.Endpoints()
 	for _, t := range p.Thresholds {
 		if t.Endpoint != "" && !slices.Contains(names, t.Endpoint) {
-			return fmt.Errorf("threshold %q names endpoint %q, which this plan does not have; it has %q", t.Expr, t.Endpoint, names)
+			return planError("thresholds", "threshold %q names endpoint %q, which this plan does not have; it has %q", t.Expr, t.Endpoint, names)
 		}
 	}
 	return nil
@@ -163,4 +163,20 @@ func (p *Plan) Duration() time.Duration {
 		d = max(d, s.StartAfter+s.Load.Duration())
 	}
 	return d
+}
+
+// A PlanError is a problem with a plan found by Validate: Field names the
+// part of the plan it is in ("scenarios", "warmup", "monitors",
+// "thresholds"), so that a caller can place it (a scenario file's key).
+type PlanError struct {
+	Field string
+	Err   error
+}
+
+func (e *PlanError) Error() string { return e.Err.Error() }
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// planError makes a *PlanError in field.
+func planError(field, format string, args ...any) error {
+	return &PlanError{Field: field, Err: fmt.Errorf(format, args...)}
 }

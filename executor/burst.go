@@ -33,13 +33,13 @@ const maxBurst = 1_000_000
 func (b Burst) Validate() error {
 	switch {
 	case b.Every <= 0:
-		return fmt.Errorf("executor: burst period %v is not positive", b.Every)
+		return errorf("burst period %v is not positive", b.Every)
 	case b.Size < 1 || b.Size > maxBurst:
-		return fmt.Errorf("executor: burst size %d is not between 1 and %d", b.Size, maxBurst)
+		return errorf("burst size %d is not between 1 and %d", b.Size, maxBurst)
 	case b.Length <= 0:
-		return fmt.Errorf("executor: length %v is not positive", b.Length)
+		return errorf("length %v is not positive", b.Length)
 	case b.Grace < 0:
-		return fmt.Errorf("executor: grace %v is negative", b.Grace)
+		return errorf("grace %v is negative", b.Grace)
 	}
 	return nil
 }

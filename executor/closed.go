@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -36,13 +35,13 @@ const maxClosedUsers = 10_000_000
 // Validate reports whether c is a well-formed plan.
 func (c Closed) Validate() error {
 	if c.Start < 0 {
-		return fmt.Errorf("executor: start of %d users is negative", c.Start)
+		return errorf("start of %d users is negative", c.Start)
 	}
 	if c.Start > maxClosedUsers {
-		return fmt.Errorf("executor: start of %d users is more than %d", c.Start, maxClosedUsers)
+		return errorf("start of %d users is more than %d", c.Start, maxClosedUsers)
 	}
 	if c.Grace < 0 {
-		return fmt.Errorf("executor: grace %v is negative", c.Grace)
+		return errorf("grace %v is negative", c.Grace)
 	}
 	_, err := validateStages(c.Stages, maxClosedUsers, "users")
 	return err

@@ -37,13 +37,13 @@ const maxIterations = 1 << 40
 func (it Iterations) Validate() error {
 	switch {
 	case it.Total < 1 || it.Total > maxIterations:
-		return fmt.Errorf("executor: %d iterations is not between 1 and %d", it.Total, int64(maxIterations))
+		return errorf("%d iterations is not between 1 and %d", it.Total, int64(maxIterations))
 	case it.Users < 1 || it.Users > maxClosedUsers:
-		return fmt.Errorf("executor: %d users is not between 1 and %d", it.Users, maxClosedUsers)
+		return errorf("%d users is not between 1 and %d", it.Users, maxClosedUsers)
 	case it.MaxDuration <= 0:
-		return fmt.Errorf("executor: max duration %v is not positive", it.MaxDuration)
+		return errorf("max duration %v is not positive", it.MaxDuration)
 	case it.Grace < 0:
-		return fmt.Errorf("executor: grace %v is negative", it.Grace)
+		return errorf("grace %v is negative", it.Grace)
 	}
 	return nil
 }

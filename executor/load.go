@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -158,7 +157,7 @@ type run struct {
 
 func newRun(env Env) (*run, error) {
 	if env.NewUser == nil {
-		return nil, errors.New("executor: Env.NewUser is nil")
+		return nil, errorf("Env.NewUser is nil")
 	}
 	if err := env.Segment.Validate(); err != nil {
 		return nil, err

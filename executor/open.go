@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -33,10 +32,10 @@ func (o Open) Validate() error {
 // schedule validates o and returns its schedule.
 func (o Open) schedule() (*Schedule, error) {
 	if o.MaxUsers < 1 {
-		return nil, fmt.Errorf("executor: MaxUsers %d is less than 1", o.MaxUsers)
+		return nil, errorf("MaxUsers %d is less than 1", o.MaxUsers)
 	}
 	if o.Grace < 0 {
-		return nil, fmt.Errorf("executor: grace %v is negative", o.Grace)
+		return nil, errorf("grace %v is negative", o.Grace)
 	}
 	return NewSchedule(o.StartRate, o.Stages)
 }

@@ -41,11 +41,11 @@ const maxArrivals = 1 << 53
 func NewSchedule(startRate float64, stages []Stage) (*Schedule, error) {
 	switch {
 	case math.IsNaN(startRate) || math.IsInf(startRate, 0):
-		return nil, fmt.Errorf("executor: start rate %v is not a finite number", startRate)
+		return nil, errorf("start rate %v is not a finite number", startRate)
 	case startRate < 0:
-		return nil, fmt.Errorf("executor: start rate %v is negative", startRate)
+		return nil, errorf("start rate %v is negative", startRate)
 	case startRate > maxRate:
-		return nil, fmt.Errorf("executor: start rate %v is more than %v per second", startRate, maxRate)
+		return nil, errorf("start rate %v is more than %v per second", startRate, maxRate)
 	}
 	dur, err := validateStages(stages, maxRate, "per second")
 	if err != nil {
@@ -62,7 +62,7 @@ func NewSchedule(startRate float64, stages []Stage) (*Schedule, error) {
 		c, a = next, st.Target
 	}
 	if c > maxArrivals {
-		return nil, fmt.Errorf("executor: the schedule has %.0f arrivals, more than %d", c, int64(maxArrivals))
+		return nil, errorf("the schedule has %.0f arrivals, more than %d", c, int64(maxArrivals))
 	}
 	s.n = int64(math.Ceil(c))
 	return s, nil

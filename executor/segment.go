@@ -15,10 +15,10 @@ type Segment struct {
 // Validate reports whether s names a share of a split plan.
 func (s Segment) Validate() error {
 	if s.Count < 0 {
-		return fmt.Errorf("executor: segment count %d is negative", s.Count)
+		return errorf("segment count %d is negative", s.Count)
 	}
 	if n := s.count(); s.Index < 0 || s.Index >= n {
-		return fmt.Errorf("executor: segment index %d is outside 0..%d", s.Index, n-1)
+		return errorf("segment index %d is outside 0..%d", s.Index, n-1)
 	}
 	return nil
 }

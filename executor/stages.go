@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -24,37 +23,37 @@ type Stage struct {
 // target, as in "30s:100,2m:100,10s:0".
 func ParseStages(s string) ([]Stage, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, errors.New("executor: no stages given")
+		return nil, errorf("no stages given")
 	}
 	var stages []Stage
 	var total time.Duration
 	for i, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, fmt.Errorf("executor: stage %d is empty in %q", i+1, s)
+			return nil, errorf("stage %d is empty in %q", i+1, s)
 		}
 		ds, ts, ok := strings.Cut(part, ":")
 		if !ok {
-			return nil, fmt.Errorf("executor: stage %d %q: want duration:target, as in 30s:100", i+1, part)
+			return nil, errorf("stage %d %q: want duration:target, as in 30s:100", i+1, part)
 		}
 		d, err := time.ParseDuration(strings.TrimSpace(ds))
 		if err != nil {
-			return nil, fmt.Errorf("executor: stage %d %q: duration %q is not a duration such as 30s or 2m", i+1, part, ds)
+			return nil, errorf("stage %d %q: duration %q is not a duration such as 30s or 2m", i+1, part, ds)
 		}
 		ts = strings.TrimSpace(ts)
 		t, err := strconv.ParseFloat(ts, 64)
 		if err != nil {
 			if strings.Contains(ts, "/") {
-				return nil, fmt.Errorf("executor: stage %d %q: target %q is not a number (stage rates are per second, without a unit)", i+1, part, ts)
+				return nil, errorf("stage %d %q: target %q is not a number (stage rates are per second, without a unit)", i+1, part, ts)
 			}
-			return nil, fmt.Errorf("executor: stage %d %q: target %q is not a number", i+1, part, ts)
+			return nil, errorf("stage %d %q: target %q is not a number", i+1, part, ts)
 		}
 		st := Stage{Duration: d, Target: t}
 		if err := st.validate(); err != nil {
-			return nil, fmt.Errorf("executor: stage %d %q: %v", i+1, part, err)
+			return nil, errorf("stage %d %q: %v", i+1, part, err)
 		}
 		if total+st.Duration < total {
-			return nil, fmt.Errorf("executor: stages %q last longer than %v", s, time.Duration(math.MaxInt64))
+			return nil, errorf("stages %q last longer than %v", s, time.Duration(math.MaxInt64))
 		}
 		total += st.Duration
 		stages = append(stages, st)
@@ -71,10 +70,10 @@ func ParseRate(s string) (float64, error) {
 	cs = strings.TrimSpace(cs)
 	n, err := strconv.ParseFloat(cs, 64)
 	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
-		return 0, fmt.Errorf("executor: rate %q: count %q is not a finite number", s, cs)
+		return 0, errorf("rate %q: count %q is not a finite number", s, cs)
 	}
 	if n < 0 {
-		return 0, fmt.Errorf("executor: rate %q: count %q is negative", s, cs)
+		return 0, errorf("rate %q: count %q is negative", s, cs)
 	}
 	if !hasPeriod {
 		return n, nil
@@ -86,14 +85,14 @@ func ParseRate(s string) (float64, error) {
 	}
 	d, err := time.ParseDuration(p)
 	if err != nil {
-		return 0, fmt.Errorf("executor: rate %q: period %q is not a duration such as s, 1m or 100ms", s, ps)
+		return 0, errorf("rate %q: period %q is not a duration such as s, 1m or 100ms", s, ps)
 	}
 	if d <= 0 {
-		return 0, fmt.Errorf("executor: rate %q: period %q is not positive", s, ps)
+		return 0, errorf("rate %q: period %q is not positive", s, ps)
 	}
 	r := n / d.Seconds()
 	if math.IsInf(r, 0) {
-		return 0, fmt.Errorf("executor: rate %q is too large to count", s)
+		return 0, errorf("rate %q is too large to count", s)
 	}
 	return r, nil
 }
@@ -114,23 +113,23 @@ func (st Stage) validate() error {
 // what targets count, for messages.
 func validateStages(stages []Stage, maxTarget float64, unit string) (time.Duration, error) {
 	if len(stages) == 0 {
-		return 0, errors.New("executor: no stages")
+		return 0, errorf("no stages")
 	}
 	var total time.Duration
 	for i, st := range stages {
 		if err := st.validate(); err != nil {
-			return 0, fmt.Errorf("executor: stage %d: %v", i+1, err)
+			return 0, errorf("stage %d: %v", i+1, err)
 		}
 		if st.Target > maxTarget {
-			return 0, fmt.Errorf("executor: stage %d: target %v is more than %v %s", i+1, st.Target, maxTarget, unit)
+			return 0, errorf("stage %d: target %v is more than %v %s", i+1, st.Target, maxTarget, unit)
 		}
 		if total > math.MaxInt64-st.Duration {
-			return 0, fmt.Errorf("executor: stage %d: the stages last longer than %v", i+1, time.Duration(math.MaxInt64))
+			return 0, errorf("stage %d: the stages last longer than %v", i+1, time.Duration(math.MaxInt64))
 		}
 		total += st.Duration
 	}
 	if total == 0 {
-		return 0, errors.New("executor: the stages last 0s")
+		return 0, errorf("the stages last 0s")
 	}
 	return total, nil
 }

@@ -159,7 +159,7 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 	c.p.build(plan, spec)
 	if err := plan.Validate(); err != nil {
 		path := "scenarios"
-		if strings.Contains(err.Error(), "warm-up") {
+		if pe, ok := errors.AsType[*surge.PlanError](err); ok && pe.Field == "warmup" {
 			path = "warmup"
 		}
 		return nil, nil, Errors{{Path: path, Msg: err.Error()}}
@@ -482,7 +482,7 @@ func (c *compiler) compileLoad(sc Scenario, path string, scale float64) executor
 		}
 	}
 	if err := load.Validate(); err != nil {
-		c.fail(path+".load", "%s", "", strings.TrimPrefix(err.Error(), "executor: "))
+		c.fail(path+".load", "%s", "", executor.Message(err))
 		return nil
 	}
 	return load

@@ -170,7 +170,7 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 			err = plan.Validate()
 		}
 		if err != nil && path == "" {
-			return cfg, trimPkg(err)
+			return cfg, modelError(err)
 		}
 		if err != nil {
 			return cfg, err // a scenario file's problems, with their positions
@@ -187,7 +187,7 @@ func (f *findMaxFlags) levels(cfg *search.Config, changed func(string) bool) err
 		if cfg.Model == search.Rate {
 			r, err := executor.ParseRate(s)
 			if err != nil {
-				return 0, fmt.Errorf("--%s: %w", flag, trimPkg(err))
+				return 0, fmt.Errorf("--%s: %w", flag, modelError(err))
 			}
 			return r, nil
 		}

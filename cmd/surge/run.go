@@ -175,7 +175,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 	case changed("stages"):
 		var err error
 		if stages, err = executor.ParseStages(f.stages); err != nil {
-			return nil, fmt.Errorf("--stages: %w", trimPkg(err))
+			return nil, fmt.Errorf("--stages: %w", modelError(err))
 		}
 	case !changed("duration"):
 		return nil, errors.New("give --duration (such as --duration 30s) or --stages")
@@ -189,7 +189,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 		}
 		rate, err := executor.ParseRate(f.rate)
 		if err != nil {
-			return nil, fmt.Errorf("--rate: %w", trimPkg(err))
+			return nil, fmt.Errorf("--rate: %w", modelError(err))
 		}
 		if stages == nil {
 			if rate <= 0 {
@@ -207,7 +207,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 		}
 		o := executor.Open{StartRate: rate, Stages: stages, MaxUsers: pool, Grace: f.grace}
 		if err := o.Validate(); err != nil {
-			return nil, trimPkg(err)
+			return nil, modelError(err)
 		}
 		return o, nil
 	}
@@ -229,7 +229,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 		c.Think = think
 	}
 	if err := c.Validate(); err != nil {
-		return nil, trimPkg(err)
+		return nil, modelError(err)
 	}
 	return c, nil
 }
@@ -251,11 +251,9 @@ func parseThink(s string) (func(*rand.Rand) time.Duration, error) {
 	return func(r *rand.Rand) time.Duration { return min + time.Duration(r.Int64N(int64(max-min)+1)) }, nil
 }
 
-// trimPkg drops the "executor: " prefix library errors carry, which means
-// nothing to someone typing flags.
-func trimPkg(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "executor: "))
-}
+// modelError returns err, a load model's problem, as the error of a flag:
+// what is wrong, without the package's name.
+func modelError(err error) error { return errors.New(executor.Message(err)) }
 
 // executeTo runs plan, placed as place says, with signal handling,
 // progress and checkpoints, then shows and writes the result (see show).

@@ -50,7 +50,7 @@ func (f *placementFlags) parse() (placement, error) {
 		}
 		p.segment = executor.Segment{Index: i, Count: n}
 		if err := p.segment.Validate(); err != nil {
-			return p, fmt.Errorf("--segment %q: %w", f.segment, trimPkg(err))
+			return p, fmt.Errorf("--segment %q: %w", f.segment, modelError(err))
 		}
 	}
 	if f.startAt != "" {

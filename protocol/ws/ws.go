@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -444,7 +443,7 @@ func (conn *Conn) Close(code websocket.StatusCode, reason string) error {
 	}
 	conn.end(metrics.EndHeld, int(code))
 	err := conn.ws.Close(code, reason)
-	if err != nil && !strings.Contains(err.Error(), "closed") {
+	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("closing: %w", err)
 	}
 	return nil

@@ -213,7 +213,7 @@ func (d *decoder) rate(n ast.Node, path string) (float64, bool) {
 	}
 	r, err := executor.ParseRate(s)
 	if err != nil {
-		d.fail(n, path, "write a rate such as 100, 100/s or 6000/1m", "%s", strings.TrimPrefix(err.Error(), "executor: "))
+		d.fail(n, path, "write a rate such as 100, 100/s or 6000/1m", "%s", executor.Message(err))
 		return 0, false
 	}
 	return r, true

@@ -134,6 +134,11 @@ func TestLivePageInChromium(t *testing.T) {
 	if second <= first {
 		t.Fatalf("numbers did not change: %d then %d", first, second)
 	}
+	if d := os.Getenv("SURGE_SCREENSHOT_DIR"); d != "" {
+		if shot, err := chromedp.Run(tab, chromedp.FullScreenshot(100)); err == nil {
+			_ = os.WriteFile(filepath.Join(d, "live.png"), shot, 0o644)
+		}
+	}
 	charts, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("figure.chart canvas").length`))
 	if err != nil || charts == 0 {
 		t.Errorf("the live page draws no charts (%d, %v)", charts, err)

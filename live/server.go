@@ -138,6 +138,10 @@ func (s *Server) Finish(r *result.Result) {
 func (s *Server) publish(r *result.Result, state string) {
 	u := update{Status: s.status(r, state), Report: report.NewReportData(r)}
 	u.Report.Live = true
+	if state == "running" {
+		v := &u.Report.Verdict
+		v.Status, v.Headline = runningVerdict(r, s.cfg.Planned)
+	}
 	b, err := json.Marshal(u)
 	if err != nil {
 		return
@@ -165,6 +169,25 @@ func (s *Server) subscribe() (ch chan []byte, latest []byte, cancel func()) {
 		delete(s.clients, ch)
 		s.mu.Unlock()
 	}
+}
+
+// runningVerdict says how a run going on stands: its progress and its
+// thresholds so far.
+func runningVerdict(r *result.Result, planned time.Duration) (status, headline string) {
+	headline = fmt.Sprintf("Running: %.0fs of %.0fs", r.Run.CoveredS, planned.Seconds())
+	if len(r.Thresholds) == 0 {
+		return "none", headline + " · no thresholds set"
+	}
+	failed := 0
+	for _, t := range r.Thresholds {
+		if !t.OK {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return "fail", fmt.Sprintf("%s · so far %d of %d thresholds failing", headline, failed, len(r.Thresholds))
+	}
+	return "pass", fmt.Sprintf("%s · so far all %d thresholds passing", headline, len(r.Thresholds))
 }
 
 var errUnauthorized = errors.New("missing or wrong token: send the token printed with the page's URL as Authorization: Bearer TOKEN")

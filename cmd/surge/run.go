@@ -75,6 +75,8 @@ its last seconds; the final result replaces the last checkpoint.`,
       --threshold 'p95<100ms' --threshold 'errors<1%' --out result.json
   surge run --url http://127.0.0.1:8080/ --stages '30s:100,2m:100,10s:0'
   surge run --url http://127.0.0.1:8080/ --rate 0 --stages '1m:500,5m:500' --max-users 2000
+  surge run --url http://127.0.0.1:8080/ --rate 200 --duration 10m --ui 127.0.0.1:8089 \
+      --output influxdb=http://127.0.0.1:8086/write?db=surge
   surge run -X POST -H 'Content-Type: application/json' --body @payload.json \
       --url http://127.0.0.1:8080/api/v1/logs --users 10 --duration 1m`,
 		Args: cobra.MaximumNArgs(1),
@@ -87,6 +89,9 @@ its last seconds; the final result replaces the last checkpoint.`,
 				if fileSearch(args[0], &ff) != nil {
 					if place.collector != nil {
 						return invalid("%s searches for the maximum load; --collector joins a run of a plan", args[0])
+					}
+					if f.live.ui != "" || len(f.live.outputs) > 0 {
+						return invalid("%s searches for the maximum load; --ui and --output follow a run of one plan (drop them, or the file's search section)", args[0])
 					}
 					return searchFile(cmd, args[0], &f, &ff, cmd.Flags().Changed)
 				}
@@ -276,6 +281,9 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 	}
 	for _, w := range plan.Preflight() {
 		fmt.Fprintln(stderr, "surge: warning:", w)
+	}
+	if place.collector != nil && f.live.ui != "" {
+		return invalid("--ui serves a run on this machine; a segment joined with --collector is followed from the collector")
 	}
 	if place.collector != nil {
 		if f.live.ui != "" {

@@ -125,6 +125,9 @@ func (c *client) Warm(ctx context.Context, req *Request) {
 }
 
 func (c *client) Close() {
+	if a := c.d.adopt.Swap(nil); a != nil {
+		a.conn.Close() // dialed ahead for net/http, never taken
+	}
 	c.h1.closeAll()
 	c.http.CloseIdleConnections()
 	if c.h3 != nil {

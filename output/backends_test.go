@@ -85,6 +85,12 @@ func startDaemon(t *testing.T, cmd *exec.Cmd, ready string) {
 // data in a temporary directory, receiving remote write (and native
 // histograms), and returns its base URL.
 func startPrometheus(t *testing.T) string {
+	return startPrometheusWith(t, "--enable-feature=native-histograms")
+}
+
+// startPrometheusWith starts prometheus as startPrometheus does, with
+// extra flags instead of the native histograms.
+func startPrometheusWith(t *testing.T, extra ...string) string {
 	bin := requireBinary(t, "/usr/bin/prometheus", "prometheus")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
@@ -92,9 +98,9 @@ func startPrometheus(t *testing.T) string {
 		t.Fatal(err)
 	}
 	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+base[len("http://"):], "--web.enable-remote-write-receiver",
-		"--enable-feature=native-histograms")
+	args := append([]string{"--config.file=" + cfg, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + base[len("http://"):], "--web.enable-remote-write-receiver"}, extra...)
+	cmd := exec.Command(bin, args...)
 	startDaemon(t, cmd, base+"/-/ready")
 	return base
 }

@@ -28,6 +28,9 @@ func inMemory(h http.Handler) *http.Client {
 	return &http.Client{Transport: roundTrip(func(req *http.Request) (*http.Response, error) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
+		if err := req.Context().Err(); err != nil {
+			return nil, err // as a client whose request timed out
+		}
 		return rec.Result(), nil
 	})}
 }
@@ -406,4 +409,62 @@ func TestCheckToken(t *testing.T) {
 	if _, err := collect.NewRunner(collect.RunnerConfig{URL: "http://surge-collector:7070", Count: 1}); err == nil {
 		t.Error("a runner of a remote collector without a token was accepted")
 	}
+}
+
+// TestStuckCollectorNeverSlowsTheLoad has a collector that takes the joins,
+// the start and the parts but never answers the live ticks or the runs so
+// far: every arrival is still sent on time, the ticks the collector never
+// took are counted, and the merged result is whole.
+func TestStuckCollectorNeverSlowsTheLoad(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var fp fakePlan
+		c, err := collect.New(collect.Config{Parts: 2, JoinWait: time.Minute, PartWait: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stuck := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1/ticks" || r.URL.Path == "/v1/sofar" {
+				<-r.Context().Done() // never answers
+				return
+			}
+			c.ServeHTTP(w, r)
+		})
+		var wg sync.WaitGroup
+		lost := make([]int64, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				p := fp.plan(t)
+				r, err := collect.NewRunner(collect.RunnerConfig{URL: "http://127.0.0.1:7070", Index: i, Count: 2, Plan: p.Hash(), Planned: p.Duration(), Client: inMemory(stuck)})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				res, err := surge.Run(context.Background(), p, surge.Options{Segment: executor.Segment{Index: i, Count: 2}, Coordinator: r, Watch: r.Watch})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if res.Generator.Lag.Max > 50 {
+					t.Errorf("segment %d: scheduling lag up to %.1f ms behind a stuck collector", i, res.Generator.Lag.Max)
+				}
+				if err := r.Finish(context.Background(), res); err != nil {
+					t.Error(err)
+				}
+				lost[i] = r.LostTicks()
+			})
+		}
+		merged, err := c.Wait(context.Background())
+		wg.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := endpoint(merged, "GET /").Requests; got != 120 || merged.Totals.Dropped != 0 || len(merged.Run.Missing) != 0 {
+			t.Errorf("merged %d requests, %d dropped, missing %+v; want all 120 arrivals sent", got, merged.Totals.Dropped, merged.Run.Missing)
+		}
+		for i, n := range lost {
+			if n == 0 {
+				t.Errorf("segment %d counted no lost ticks though the collector took none", i)
+			}
+		}
+	})
 }

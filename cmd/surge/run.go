@@ -283,12 +283,9 @@ func executeTo(cmd *cobra.Command, plan *surge.Plan, place placement, f *runFlag
 		fmt.Fprintln(stderr, "surge: warning:", w)
 	}
 	if place.collector != nil && f.live.ui != "" {
-		return invalid("--ui serves a run on this machine; a segment joined with --collector is followed from the collector")
+		return invalid("--ui serves a run on this machine; a segment joined with --collector is followed from the collector (surge collect --ui)")
 	}
 	if place.collector != nil {
-		if f.live.ui != "" {
-			return invalid("--ui goes on surge collect, whose page shows the whole split run; drop it from surge run --collector")
-		}
 		return executePart(cmd, ctx, plan, opts, *place.collector, out, reportPath)
 	}
 	finishLive, err := f.live.serve(stderr, plan, &opts)

@@ -46,41 +46,45 @@ func closeAfter(t testing.TB, n int, read *atomic.Int64) string {
 // requests on the wire. Every request the server read must be one sample:
 // the unanswered one a failure of class closed.
 func TestNoSilentResend(t *testing.T) {
-	for _, method := range []string{"GET", "HEAD", "POST"} {
-		t.Run(method, func(t *testing.T) {
-			var read atomic.Int64
-			addr := closeAfter(t, 3, &read)
-			c := New(Options{})
-			defer c.Close()
-			req := &Request{Method: method, URL: "http://" + addr + "/", Header: http.Header{"Idempotency-Key": {"k"}}}
-			if method == "POST" {
-				req.Body = []byte("x")
+	for _, tr := range transports {
+		for _, method := range []string{"GET", "HEAD", "POST"} {
+			t.Run(tr.name+"/"+method, func(t *testing.T) { noSilentResend(t, tr.make, method) })
+		}
+	}
+}
+
+func noSilentResend(t *testing.T, newTransport func(Options) Transport, method string) {
+	var read atomic.Int64
+	addr := closeAfter(t, 3, &read)
+	c := newTransport(Options{})
+	defer c.Close()
+	req := &Request{Method: method, URL: "http://" + addr + "/", Header: http.Header{"Idempotency-Key": {"k"}}}
+	if method == "POST" {
+		req.Body = []byte("x")
+	}
+	mustPrepare(t, req)
+	const sends = 40
+	var ok, closed int
+	for range sends {
+		s := new(metrics.Sample)
+		c.Do(context.Background(), req, s)
+		checkTiming(t, s)
+		switch s.Class {
+		case errclass.None:
+			ok++
+		case errclass.Closed:
+			closed++
+			if closed == 1 {
+				t.Logf("err: %v", s.Err)
 			}
-			mustPrepare(t, req)
-			const sends = 40
-			var ok, closed int
-			for range sends {
-				s := new(metrics.Sample)
-				c.Do(context.Background(), req, s)
-				checkTiming(t, s)
-				switch s.Class {
-				case errclass.None:
-					ok++
-				case errclass.Closed:
-					closed++
-					if closed == 1 {
-						t.Logf("err: %v", s.Err)
-					}
-				default:
-					t.Fatalf("class %q: %v", s.Class, s.Err)
-				}
-			}
-			if got := read.Load(); got != sends {
-				t.Errorf("the server read %d requests; surge reported %d (%d ok, %d closed)", got, sends, ok, closed)
-			}
-			if closed != sends/4 {
-				t.Errorf("%d closed, want %d (every 4th request)", closed, sends/4)
-			}
-		})
+		default:
+			t.Fatalf("class %q: %v", s.Class, s.Err)
+		}
+	}
+	if got := read.Load(); got != sends {
+		t.Errorf("the server read %d requests; surge reported %d (%d ok, %d closed)", got, sends, ok, closed)
+	}
+	if closed != sends/4 {
+		t.Errorf("%d closed, want %d (every 4th request)", closed, sends/4)
 	}
 }

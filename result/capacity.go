@@ -39,7 +39,11 @@ type Capacity struct {
 // the throughput, which is what completed inside the window.
 type CapacityStep struct {
 	Level  float64 `json:"level"`   // users, or arrivals per second
-	Phase  string  `json:"phase"`   // "step" while stepping up, "narrow" between good and bad
+	Phase  string  `json:"phase"`   // "step" while stepping up, "narrow" between good and bad, "confirm" the maximum held again
+	// Health, if the search checks the service's health between steps,
+	// says why it was unhealthy before this step; empty if it was healthy
+	// or not checked.
+	Health string `json:"health,omitempty"`
 	StartS float64 `json:"start_s"` // since the search started
 	// JudgedS is the length of the judged window.
 	JudgedS  float64 `json:"judged_s"`
@@ -67,6 +71,16 @@ type CapacityStep struct {
 
 // A CapacityVerdict is the outcome of a capacity search.
 type CapacityVerdict struct {
+	// OutOfOrder, if not empty, says which steps contradict each other: a
+	// level that failed below one that passed, or stopped answering below
+	// one that still answered. The service then changed during the search
+	// (it degrades with time or with the load it took), and the levels say
+	// less than they seem to.
+	OutOfOrder string `json:"out_of_order,omitempty"`
+	// Confirmed says whether the maximum held again at the end of the
+	// search (the confirm step) met the objectives; nil if it was not
+	// held again.
+	Confirmed *bool `json:"confirmed,omitempty"`
 	// Reason is why the load could not go higher (see the Reason
 	// constants): the service's breaking point, or why none was found.
 	Reason string `json:"reason"`

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -77,6 +78,19 @@ type Config struct {
 	Options surge.Options
 	// OnStep, if not nil, is called after every step.
 	OnStep func(result.CapacityStep)
+	// Cooldown is a pause before every step after the first, so that a
+	// service that degrades under load (a queue draining, memory being
+	// freed) starts each step as it would start a run; none if zero.
+	Cooldown time.Duration
+	// HealthCheck, if not nil, is asked before every step after the first,
+	// once the cool-down is over, whether the service is healthy; a step
+	// that starts with it unhealthy says so, and so does the verdict.
+	// HealthGET makes one from a URL.
+	HealthCheck func(ctx context.Context) error
+	// NoConfirm skips the confirmation: by default a search that names a
+	// maximum holds that level once more (phase "confirm"), and the verdict
+	// says whether the service still met the objectives there.
+	NoConfirm bool
 }
 
 // withDefaults validates c and fills in the defaults of its zero fields.

@@ -58,7 +58,7 @@ func TestOpenModelThroughputIsWhatCompleted(t *testing.T) {
 // served, a step's throughput and its rps objective read 100/s.
 func TestStepRateCountsTheWarmupOnce(t *testing.T) {
 	cfg := shortSearch(search.Rate, singleURL(queueServer(t, 8, time.Millisecond), search.Rate), 100)
-	cfg.Max = 100
+	cfg.Max, cfg.NoConfirm = 100, true
 	cfg.Objectives = objectives(t, "rps<=110", "rps>=90", "errors<1%")
 	c := run(t, cfg)
 	if len(c.Steps) != 1 {

@@ -12,7 +12,8 @@ import (
 // Phases of a step.
 const (
 	phaseStep   = "step"   // stepping up
-	phaseNarrow = "narrow" // between the last good and the first bad level
+	phaseNarrow  = "narrow"  // between the last good and the first bad level
+	phaseConfirm = "confirm" // the maximum held once more
 )
 
 // A searcher is one search in progress.
@@ -38,6 +39,21 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var confirmed *bool
+	if good != nil && !cfg.NoConfirm && stop != result.ReasonInterrupted && stop != result.ReasonBudget {
+		// The maximum, held once more: a service that degraded during the
+		// search fails it now.
+		t, cstop, err := s.try(ctx, good.step.Level, phaseConfirm, good, true)
+		if err != nil {
+			return nil, err
+		}
+		if cstop == result.ReasonInterrupted {
+			stop = cstop
+		} else if t != nil {
+			ok := t.step.OK
+			confirmed = &ok
+		}
+	}
 	host := good
 	if host == nil {
 		host = bad
@@ -50,6 +66,9 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 	}
 	res := host.res
 	res.Capacity = s.capacity(good, bad, stop)
+	v := &res.Capacity.Verdict
+	v.OutOfOrder, v.Confirmed = s.outOfOrder(), confirmed
+	v.Detail += s.trustText(v)
 	res.Run.Load = fmt.Sprintf("find-max step at %s: %s", s.level(host.step.Level), res.Run.Load)
 	if stop == result.ReasonInterrupted {
 		res.Run.Interrupted = true
@@ -67,7 +86,7 @@ func Run(ctx context.Context, cfg Config) (*result.Result, error) {
 func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, err error) {
 	c := &s.cfg
 	for level := c.Start; ; level = c.next(level) {
-		t, stop, err := s.try(ctx, level, phaseStep, good)
+		t, stop, err := s.try(ctx, level, phaseStep, good, false)
 		if err != nil || stop != "" {
 			return good, bad, stop, err
 		}
@@ -85,7 +104,7 @@ func (s *searcher) search(ctx context.Context) (good, bad *trial, stop string, e
 		if !ok {
 			break
 		}
-		t, stop, err := s.try(ctx, level, phaseNarrow, good)
+		t, stop, err := s.try(ctx, level, phaseNarrow, good, false)
 		if err != nil || stop == result.ReasonInterrupted {
 			return good, bad, stop, err
 		}
@@ -107,18 +126,24 @@ func narrowable(bad *trial) bool {
 	return bad.step.Reason != result.ReasonGenerator && bad.step.Reason != result.ReasonStopped
 }
 
-// try runs and judges a step at level if the budget allows it; the first
-// step always fits, as withDefaults checked. stop is
+// try runs and judges a step at level if the budget allows it (or
+// pastBudget: the confirm step), after the cool-down and the health check;
+// the first step always fits, as withDefaults checked. stop is
 // result.ReasonBudget if it did not, and result.ReasonInterrupted if the
 // search was stopped during the step.
-func (s *searcher) try(ctx context.Context, level float64, phase string, good *trial) (*trial, string, error) {
-	if len(s.trials) > 0 && time.Since(s.began)+s.cfg.Step > s.cfg.Budget {
+func (s *searcher) try(ctx context.Context, level float64, phase string, good *trial, pastBudget bool) (*trial, string, error) {
+	if len(s.trials) > 0 && !pastBudget && time.Since(s.began)+s.cfg.Cooldown+s.cfg.Step > s.cfg.Budget {
 		return nil, result.ReasonBudget, nil
+	}
+	health, ok := s.betweenSteps(ctx)
+	if !ok {
+		return nil, result.ReasonInterrupted, nil
 	}
 	t, err := s.runStep(ctx, level, phase)
 	if err != nil {
 		return nil, "", err
 	}
+	t.step.Health = health
 	s.trials = append(s.trials, t)
 	if t.res.Run.Interrupted || ctx.Err() != nil {
 		t.step.Reason, t.step.Detail = result.ReasonInterrupted, "interrupted"

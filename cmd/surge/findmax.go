@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -42,6 +43,9 @@ type findMaxFlags struct {
 	thresholds []string
 	out        string
 	quiet      bool
+	cooldown   time.Duration
+	health     string
+	noConfirm  bool
 }
 
 func newFindMaxCmd() *cobra.Command {
@@ -106,6 +110,9 @@ saturated), 2 invalid input, 4 interrupted (the result is still written).`,
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "objective every step must meet, such as 'p95<500ms' or 'errors<1%' (repeatable; default p95<1000ms and errors<1%)")
 	fs.StringVar(&f.out, "out", "", "write the result document, holding the capacity table, to this file")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
+	fs.DurationVar(&f.cooldown, "cooldown", 0, "pause before every step after the first, so that a service that degrades under load starts each step rested")
+	fs.StringVar(&f.health, "health-check", "", "before every step after the first, GET this URL (after --cooldown) and note in the step and the verdict when it does not answer 2xx")
+	fs.BoolVar(&f.noConfirm, "no-confirm", false, "do not hold the maximum found once more at the end to confirm it")
 	return cmd
 }
 
@@ -145,6 +152,17 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 		return cfg, fmt.Errorf("--grace %v must not be negative", f.grace)
 	}
 	cfg.Step, cfg.Warmup, cfg.Budget = f.step, f.warmup, f.budget
+	if f.cooldown < 0 {
+		return cfg, fmt.Errorf("--cooldown %v must not be negative", f.cooldown)
+	}
+	cfg.Cooldown, cfg.NoConfirm = f.cooldown, f.noConfirm
+	if f.health != "" {
+		u, err := url.Parse(f.health)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cfg, fmt.Errorf("--health-check %q: want an absolute http:// or https:// URL, such as http://127.0.0.1:8080/healthz", f.health)
+		}
+		cfg.HealthCheck = search.HealthGET(f.health, 5*time.Second)
+	}
 	if cfg.Objectives, err = parseThresholds(f.thresholds); err != nil {
 		return cfg, err
 	}

@@ -85,7 +85,7 @@ func TestFindMaxPrintsAndWritesCapacity(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Capacity
-	if c == nil || len(c.Steps) != 2 || c.Verdict.Reason != result.ReasonMaxReached || c.Verdict.MaxLevel != 40 || c.Model != "rate" {
+	if c == nil || len(c.Steps) != 3 || c.Steps[2].Phase != "confirm" || c.Verdict.Confirmed == nil || c.Verdict.Reason != result.ReasonMaxReached || c.Verdict.MaxLevel != 40 || c.Model != "rate" {
 		t.Fatalf("capacity %+v", c)
 	}
 	if !strings.Contains(res.Run.Load, "find-max step at 40/s") {

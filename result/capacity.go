@@ -38,12 +38,12 @@ type Capacity struct {
 // judged window: the operations meant to start after the warm-up, except
 // the throughput, which is what completed inside the window.
 type CapacityStep struct {
-	Level  float64 `json:"level"`   // users, or arrivals per second
-	Phase  string  `json:"phase"`   // "step" while stepping up, "narrow" between good and bad, "confirm" the maximum held again
+	Level float64 `json:"level"` // users, or arrivals per second
+	Phase string  `json:"phase"` // "step" while stepping up, "narrow" between good and bad, "confirm" the maximum held again
 	// Health, if the search checks the service's health between steps,
 	// says why it was unhealthy before this step; empty if it was healthy
 	// or not checked.
-	Health string `json:"health,omitempty"`
+	Health string  `json:"health,omitempty"`
 	StartS float64 `json:"start_s"` // since the search started
 	// JudgedS is the length of the judged window.
 	JudgedS  float64 `json:"judged_s"`

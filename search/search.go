@@ -11,7 +11,7 @@ import (
 
 // Phases of a step.
 const (
-	phaseStep   = "step"   // stepping up
+	phaseStep    = "step"    // stepping up
 	phaseNarrow  = "narrow"  // between the last good and the first bad level
 	phaseConfirm = "confirm" // the maximum held once more
 )

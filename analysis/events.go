@@ -218,18 +218,20 @@ func scan(pts []result.Point, v []float64, series string, skip int) []result.Exc
 	return out
 }
 
-// generatorLate reports whether the generator itself started work late in
-// any of pts, more than in the seconds before: scheduling lag or run-queue
-// latency p99 of 50 ms or more, and twice their median in before. A dip or
-// spike then may be the generator's, not the server's.
+// generatorLate reports whether the generator itself was short of CPU in
+// any of pts, more than in the seconds before: its goroutines waited 50 ms
+// or more for a CPU (run-queue latency p99), and twice the median of
+// before. A dip or spike then may be the generator's, not the server's.
+// (Scheduling lag alone is not: a closed model's users start late after
+// a slow answer too.)
 func generatorLate(pts, before []result.Point) bool {
-	var lags, runqs []float64
+	var runqs []float64
 	for _, p := range before {
-		lags, runqs = append(lags, p.Generator.LagP99Ms), append(runqs, p.Generator.RunqP99Ms)
+		runqs = append(runqs, p.Generator.RunqP99Ms)
 	}
-	lag, runq := median(lags), median(runqs)
+	runq := median(runqs)
 	for _, p := range pts {
-		if p.Generator.LagP99Ms >= max(50, 2*lag) || p.Generator.RunqP99Ms >= max(50, 2*runq) {
+		if p.Generator.RunqP99Ms >= max(50, 2*runq) {
 			return true
 		}
 	}

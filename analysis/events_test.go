@@ -59,11 +59,12 @@ func TestDetectExcursions(t *testing.T) {
 		t.Errorf("latency spikes: %+v", ev)
 	}
 
-	// A dip while the generator itself was late is the generator's.
+	// A dip while the generator itself was short of CPU is the
+	// generator's.
 	r := seriesOf(dips, nil)
 	for i := range r.Series {
 		if r.Series[i].Requests == 0 {
-			r.Series[i].Generator.LagP99Ms = 300
+			r.Series[i].Generator.RunqP99Ms = 300
 		}
 	}
 	if ev, _ := DetectExcursions(r); len(ev) != 0 {

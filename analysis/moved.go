@@ -345,8 +345,8 @@ func clock(s float64) string {
 
 // wholeRun ranks the series that moved with throughput or latency over the
 // whole measured period, by correlation, when either moved over it (a
-// drift, such as latency growing with a leak): the median of the last
-// third of the period is twice that of the first third, or half.
+// drift, such as latency growing with a leak): the medians of its thirds
+// go one way, the last twice the first, or half.
 func wholeRun(r *result.Result) (result.Moved, bool) {
 	pts := chartable(activePoints(r))
 	if r.Warmup != nil {
@@ -369,8 +369,9 @@ func wholeRun(r *result.Result) (result.Moved, bool) {
 	for _, name := range []string{result.Throughput, result.Latency} {
 		y := loads[name]
 		third := len(y) / 3
-		early, late := median(y[:third]), median(y[len(y)-third:])
-		if !(early > 0 && late > 0) || math.Abs(math.Log(late/early)) < math.Log(wholeRunShift) {
+		early, mid, late := median(y[:third]), median(y[third:len(y)-third]), median(y[len(y)-third:])
+		monotone := early < mid && mid < late || early > mid && mid > late
+		if !(early > 0 && late > 0) || !monotone || math.Abs(math.Log(late/early)) < math.Log(wholeRunShift) {
 			continue
 		}
 		var found []result.MovedSeries

@@ -73,11 +73,13 @@ func withThink(load executor.Load, p Pause) (executor.Load, error) {
 	if l.HasThink() {
 		return nil, fmt.Errorf("the load already has a think time")
 	}
-	return l.WithThink(p.random), nil
+	return l.WithThink(p.Draw), nil
 }
 
-// random returns a length of the pause, drawn with r.
-func (p Pause) random(r *rand.Rand) time.Duration {
+// Draw returns a length of the pause, drawn with r: Min, or uniformly from
+// Min to Max. It is the think time of a model whose users loop
+// (executor.Looping).
+func (p Pause) Draw(r *rand.Rand) time.Duration {
 	if p.Max <= p.Min {
 		return p.Min
 	}

@@ -104,7 +104,7 @@ func (u *vuser) pace(ctx context.Context, s *step) {
 	switch s.kind {
 	case kindSleep:
 		u.intended = time.Time{}
-		executor.Pause(ctx, s.sleep.random(u.rng))
+		executor.Pause(ctx, s.sleep.Draw(u.rng))
 	case kindGroup:
 		for range max(s.repeat, 1) {
 			for _, in := range s.steps {
@@ -133,7 +133,7 @@ func (u *vuser) step(ctx context.Context, s *step) bool {
 		return u.request(ctx, s)
 	case kindSleep:
 		u.intended = time.Time{} // the next request counts from its own start
-		_, ok := executor.Pause(ctx, s.sleep.random(u.rng))
+		_, ok := executor.Pause(ctx, s.sleep.Draw(u.rng))
 		return ok
 	case kindGroup:
 		return u.group(ctx, s)

@@ -17,6 +17,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/internal/report"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/scenario"
 )
 
 // runFlags are the flags of `surge run`, as typed.
@@ -239,21 +240,14 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 	return c, nil
 }
 
-// parseThink parses a think time: "1s" or a uniform range "1s..3s".
+// parseThink parses --think: a duration (1s) or a range (1s..3s), as a
+// scenario file's think (scenario.ParsePause).
 func parseThink(s string) (func(*rand.Rand) time.Duration, error) {
-	lo, hi, isRange := strings.Cut(s, "..")
-	min, err := time.ParseDuration(strings.TrimSpace(lo))
-	if err != nil || min < 0 {
-		return nil, fmt.Errorf("--think %q: want a duration (1s) or a range (1s..3s)", s)
+	p, err := scenario.ParsePause(s)
+	if err != nil {
+		return nil, fmt.Errorf("--think: %w", err)
 	}
-	if !isRange {
-		return func(*rand.Rand) time.Duration { return min }, nil
-	}
-	max, err := time.ParseDuration(strings.TrimSpace(hi))
-	if err != nil || max < min {
-		return nil, fmt.Errorf("--think %q: want a range low..high with low <= high, such as 1s..3s", s)
-	}
-	return func(r *rand.Rand) time.Duration { return min + time.Duration(r.Int64N(int64(max-min)+1)) }, nil
+	return p.Draw, nil
 }
 
 // modelError returns err, a load model's problem, as the error of a flag:

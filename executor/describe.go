@@ -14,8 +14,9 @@ func DefaultPool(peakPerSec float64) int {
 	return max(100, int(math.Ceil(peakPerSec)))
 }
 
-// peak returns the highest of start and the stages' targets.
-func peak(start float64, stages []Stage) float64 {
+// Peak returns the highest of start and the stages' targets: the most
+// users of a closed model, the highest rate of an open one.
+func Peak(start float64, stages []Stage) float64 {
 	for _, st := range stages {
 		start = max(start, st.Target)
 	}
@@ -58,7 +59,7 @@ func (o Open) String() string {
 
 // PeakUsers returns the most users c runs at once: its highest target,
 // rounded up.
-func (c Closed) PeakUsers() int { return int(math.Ceil(peak(float64(c.Start), c.Stages))) }
+func (c Closed) PeakUsers() int { return int(math.Ceil(Peak(float64(c.Start), c.Stages))) }
 
 // PeakUsers returns the size of o's pool, MaxUsers.
 func (o Open) PeakUsers() int { return o.MaxUsers }

@@ -125,7 +125,7 @@ func (it Iterations) WithPeakUsers(n int) (Load, error) {
 // WithPeakRate returns o with the peak rate perSec, its shape scaled; the
 // pool grows in proportion, never shrinks.
 func (o Open) WithPeakRate(perSec float64) (Load, error) {
-	p := peak(o.StartRate, o.Stages)
+	p := Peak(o.StartRate, o.Stages)
 	if p == 0 {
 		return nil, errors.New("the open model's rate is always 0")
 	}

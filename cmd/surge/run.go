@@ -203,13 +203,9 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 			}
 			stages = []executor.Stage{{Duration: f.duration, Target: rate}}
 		}
-		peak := rate
-		for _, st := range stages {
-			peak = max(peak, st.Target)
-		}
 		pool := f.maxUsers
 		if !changed("max-users") {
-			pool = executor.DefaultPool(peak)
+			pool = executor.DefaultPool(executor.Peak(rate, stages))
 		}
 		o := executor.Open{StartRate: rate, Stages: stages, MaxUsers: pool, Grace: f.grace}
 		if err := o.Validate(); err != nil {

@@ -194,11 +194,7 @@ func defaultPool(start float64, stages []executor.Stage, maxUsers int) int {
 	if maxUsers > 0 {
 		return maxUsers
 	}
-	peak := start
-	for _, st := range stages {
-		peak = max(peak, st.Target)
-	}
-	return max(100, int(peak+0.999999))
+	return executor.DefaultPool(executor.Peak(start, stages))
 }
 
 // rate decodes an arrival rate: a number per second, or "100/s", "6000/1m".

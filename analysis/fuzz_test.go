@@ -12,7 +12,7 @@ import (
 // Seeds: below and testdata/fuzz/FuzzParseThreshold.
 func FuzzParseThreshold(f *testing.F) {
 	for _, s := range []string{"p95<500ms", "errors<1%", "rps>100", "GET /:p99<=2s", "p99.9<1.001s", "mean<200ms", "max<5s",
-		"requests>=10", "dropped<1", "api.cpu.mean<30%", "p95<NaNms", "p95<Infms", "errors<1e400%", "p0<1ms", "p100<1ms", "p101<1ms", ":p95<1ms"} {
+		"requests>=10", "dropped<1", "api.cpu.mean<30%", "db.m:x{a=\"b\"}.p95<5ms", "api.memory<512MiB", "p95<NaNms", "p95<Infms", "errors<1e400%", "p0<1ms", "p100<1ms", "p101<1ms", ":p95<1ms"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

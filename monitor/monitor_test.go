@@ -356,3 +356,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode feeds any exposition to the scraper's decoding: it never
+// panics, and every value it returns has a name.
+func FuzzDecode(f *testing.F) {
+	f.Add("# TYPE a counter\na 1 1000\n")
+	f.Add("# TYPE h histogram\nh_bucket{le=\"0.1\"} 1\nh_bucket{le=\"+Inf\"} 2\nh_sum 0.3\nh_count 2\n")
+	f.Add("# TYPE s summary\ns{quantile=\"0.5\"} 1\ns_sum 2\ns_count 3\ng{a=\"x\\\"y\"} NaN\n")
+	f.Fuzz(func(t *testing.T, page string) {
+		p := newPromSampler(Spec{Name: "x", Kind: KindPrometheus})
+		for range 2 {
+			rs, err := p.decode(strings.NewReader(page), "text/plain; version=0.0.4", 1000)
+			if err != nil {
+				return
+			}
+			for _, r := range rs {
+				if !strings.HasPrefix(r.name, "m:") {
+					t.Fatalf("reading %+v", r)
+				}
+			}
+		}
+	})
+}

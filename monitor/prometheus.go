@@ -127,7 +127,7 @@ func (p *promSampler) decode(r io.Reader, format expfmt.Format, now int64) ([]re
 		if !p.wanted(name) {
 			continue
 		}
-		for _, m := range mf.Metric {
+		for _, m := range mf.GetMetric() {
 			ts := now
 			if m.TimestampMs != nil {
 				ts = m.GetTimestampMs()
@@ -142,7 +142,7 @@ func (p *promSampler) decode(r io.Reader, format expfmt.Format, now int64) ([]re
 				rs = p.gauge(rs, key, m.GetUntyped().GetValue())
 			case dto.MetricType_SUMMARY:
 				s := m.GetSummary()
-				for _, q := range s.Quantile {
+				for _, q := range s.GetQuantile() {
 					rs = p.gauge(rs, seriesKey(name, m.Label, "quantile", formatQuantile(q.GetQuantile())), q.GetValue())
 				}
 				rs = p.rate(rs, seriesKey(name+"_count", m.Label, "", ""), float64(s.GetSampleCount()), ts)
@@ -217,8 +217,8 @@ func (p *promSampler) histogram(rs []reading, name string, m *dto.Metric, ts int
 	rs = p.rate(rs, seriesKey(name+"_count", m.Label, "", ""), float64(h.GetSampleCount()), ts)
 	rs = p.rate(rs, seriesKey(name+"_sum", m.Label, "", ""), h.GetSampleSum(), ts)
 	key := seriesKey(name, m.Label, "", "")
-	cur := make([]bucket, 0, len(h.Bucket)+1)
-	for _, b := range h.Bucket {
+	cur := make([]bucket, 0, len(h.GetBucket())+1)
+	for _, b := range h.GetBucket() {
 		cur = append(cur, bucket{b.GetUpperBound(), float64(b.GetCumulativeCount())})
 	}
 	if n := len(cur); n == 0 || !math.IsInf(cur[n-1].upper, 1) {

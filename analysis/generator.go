@@ -32,9 +32,12 @@ var generatorRules = []generatorRule{
 		warning: fmt.Sprintf("generator CPU at %d%%%% or more %%s: throughput and latency from then on may be limited by the generator, not the server; use fewer users per process or more machines", busyCPUPercent),
 	},
 	{
+		// Only late arrivals delay sends whose latency counts from their
+		// intended time; a think time that overslept (closed model) delays
+		// nothing that is measured, so it never makes results untrustworthy.
 		cause:   "lag",
-		bad:     func(g *result.GeneratorPoint) bool { return g.LagP99Ms >= lateLagMs },
-		warning: fmt.Sprintf("generator started scheduled work %dms late or more %%s: it could not keep up with the plan", lateLagMs),
+		bad:     func(g *result.GeneratorPoint) bool { return g.LateArrivals > 0 && 100*g.LateArrivals >= g.Arrivals },
+		warning: fmt.Sprintf("generator handed out arrivals %dms late or more (p99) %%s: sends left late, so their latency holds the generator's delay", lateLagMs),
 	},
 	{
 		cause:   "runq",
@@ -59,13 +62,18 @@ func JudgeGenerator(r *result.Result) {
 	}
 }
 
-// Saturation returns when and why the generator was saturated in series,
-// or nil if it never was: CPU at 90% or more of its cores, scheduled work
-// started 50 ms or more late (p99), or goroutines waiting 50 ms or more for
-// a CPU (p99), each in at least two intervals.
+// Saturation returns when and why sends were delayed in series, or nil if
+// they never were: CPU at 90% or more of the generator's cores, 1% or more
+// of the arrivals handed out 50 ms or more late (p99), or goroutines waiting
+// 50 ms or more for a CPU (p99), each in at least two intervals. Only the
+// intervals where a rule held are saturated (Saturation.Intervals). The
+// cause is "generator" when the generator's own CPU was busy in them, and
+// "machine_busy" when sends were delayed while it was not: other
+// processes, or a CPU quota, took the CPU.
 func Saturation(series []result.Point) *result.Saturation {
 	var s *result.Saturation
 	saturated := make([]bool, len(series))
+	cpu := false
 	for _, rule := range generatorRules {
 		var hits []int
 		for i := range series {
@@ -81,15 +89,28 @@ func Saturation(series []result.Point) *result.Saturation {
 		}
 		s.TrustworthyUntilS = min(s.TrustworthyUntilS, series[hits[0]].T)
 		s.Causes = append(s.Causes, rule.cause)
+		cpu = cpu || rule.cause == "cpu"
 		for _, i := range hits {
 			saturated[i] = true
 		}
 	}
-	if s != nil {
-		for i, bad := range saturated {
-			if bad {
-				s.SaturatedS += series[i].DurationS
-			}
+	if s == nil {
+		return nil
+	}
+	s.Cause = result.CauseMachineBusy
+	if cpu {
+		s.Cause = result.CauseGenerator
+	}
+	for i, bad := range saturated {
+		if !bad {
+			continue
+		}
+		p := &series[i]
+		s.SaturatedS += p.DurationS
+		if n := len(s.Intervals); n > 0 && s.Intervals[n-1].ToS >= p.T-1e-9 {
+			s.Intervals[n-1].ToS = p.T + p.DurationS
+		} else {
+			s.Intervals = append(s.Intervals, result.Span{FromS: p.T, ToS: p.T + p.DurationS})
 		}
 	}
 	return s

@@ -118,7 +118,7 @@ func (r *run) handOut(pool *idlePool, sh *metrics.Shard, due time.Time) {
 	}
 	pu.arrivals <- due // never blocks: an idle user's channel is empty
 	r.iterations.Add(1)
-	sh.Lag(time.Since(due))
+	sh.ArrivalLag(time.Since(due))
 }
 
 // serve runs one user of a pool: one iteration per arrival

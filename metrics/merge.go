@@ -236,6 +236,8 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 			g.FDs += q.Generator.FDs
 			g.LagP99Ms = math.Max(g.LagP99Ms, q.Generator.LagP99Ms)
 			g.LagMaxMs = math.Max(g.LagMaxMs, q.Generator.LagMaxMs)
+			g.Arrivals += q.Generator.Arrivals
+			g.LateArrivals += q.Generator.LateArrivals
 			addStreamPoint(&s.p.Streams, q.Streams)
 		}
 	}

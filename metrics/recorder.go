@@ -231,6 +231,7 @@ func (r *Recorder) fold(end time.Time) {
 	if r.probe != nil {
 		p.Generator = r.probe.Sample()
 	}
+	p.Generator.Arrivals, p.Generator.LateArrivals = iv.arrivals, iv.late
 	if iv.lag.TotalCount() > 0 {
 		p.Generator.LagP99Ms = msOf(min(iv.lag.ValueAtPercentile(99), iv.lagMaxUs))
 		p.Generator.LagMaxMs = msOf(iv.lagMaxUs)

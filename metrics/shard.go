@@ -19,6 +19,9 @@ type Shard struct {
 	dropped int64
 	lag     *hdr.PackedHistogram
 	lagMax  int64 // µs
+	// arrivals counts the arrivals handed out (open and burst models), and
+	// late those handed out LateArrival or more after their time.
+	arrivals, late int64
 
 	// Operations meant to start before warmUntil are warm-up: they go to
 	// warm and warmDropped instead (see Recorder.SetWarmup).
@@ -109,6 +112,24 @@ func (s *Shard) Lag(d time.Duration) {
 	s.mu.Unlock()
 }
 
+// LateArrival is how late an arrival must start to count as delayed by
+// the generator (GeneratorPoint.LateArrivals).
+const LateArrival = 50 * time.Millisecond
+
+// ArrivalLag records how late an arrival of the open or burst model was
+// handed to a user: scheduling lag (Lag) that delays a send whose latency
+// counts from its intended time, so a late arrival is what makes a busy
+// generator distort latency.
+func (s *Shard) ArrivalLag(d time.Duration) {
+	s.Lag(d)
+	s.mu.Lock()
+	s.arrivals++
+	if d >= LateArrival {
+		s.late++
+	}
+	s.mu.Unlock()
+}
+
 // drainInto moves the shard's interval into iv and empties the shard. The
 // lock is held only to swap the interval with the empty spare; the merge
 // into iv happens after, while the workers record into the spare.
@@ -121,6 +142,9 @@ func (s *Shard) drainInto(iv *interval) {
 	s.eps, s.warm, s.lag, s.lagMax = s.spare, s.spareWarm, s.spareLag, 0
 	iv.dropped += s.dropped
 	s.dropped = 0
+	iv.arrivals += s.arrivals
+	iv.late += s.late
+	s.arrivals, s.late = 0, 0
 	iv.warmDropped += s.warmDropped
 	s.warmDropped = 0
 	s.mu.Unlock()

@@ -30,6 +30,9 @@ type interval struct {
 	dropped  int64
 	lag      *hist
 	lagMaxUs int64
+	// arrivals and late: the arrivals handed out, and those LateArrival
+	// or more late.
+	arrivals, late int64
 
 	// Warm-up operations, by EndpointID, and drops.
 	warm        []*stats
@@ -60,4 +63,5 @@ func (iv *interval) reset() {
 	iv.dropped, iv.warmDropped = 0, 0
 	iv.lag.Reset()
 	iv.lagMaxUs = 0
+	iv.arrivals, iv.late = 0, 0
 }

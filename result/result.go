@@ -246,6 +246,13 @@ type GeneratorPoint struct {
 	FDs        int     `json:"fds"`         // open file descriptors; -1 if unknown
 	LagP99Ms   float64 `json:"lag_p99_ms"`  // scheduling lag of work started in the interval
 	LagMaxMs   float64 `json:"lag_max_ms"`
+	// Arrivals counts the arrivals the open and burst models handed out
+	// in the interval, and LateArrivals those handed out 50 ms or more
+	// after their time (metrics.LateArrival): delayed sends, whose latency
+	// then holds the generator's delay. A think time that overslept is in
+	// LagP99Ms only: it delays no latency.
+	Arrivals     int64 `json:"arrivals,omitempty"`
+	LateArrivals int64 `json:"late_arrivals,omitempty"`
 	// GCCycles and GCPauseMaxMs are the garbage collections that ended in
 	// the interval and the longest of their stop-the-world pauses.
 	GCCycles     int     `json:"gc_cycles"`

@@ -27,7 +27,7 @@
 //
 //   - generator_saturated: in the judged window the generator itself was
 //     saturated (analysis.Saturation: CPU at 90% or more of its cores,
-//     work it had scheduled started 50 ms or more late, or goroutines
+//     arrivals handed out 50 ms or more late, or goroutines
 //     waiting 50 ms or more for a CPU, in two or more seconds). The step
 //     says nothing about the service, so the search stops and the verdict
 //     is inconclusive: it never blames the service for the generator. A

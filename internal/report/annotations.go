@@ -60,9 +60,15 @@ func annotate(tl *Timeline, r *result.Result) {
 			Text: "warm-up: " + warmupText(w)})
 	}
 	if s := r.Generator.Saturation; s != nil {
-		tl.Bands = append(tl.Bands, Band{Kind: BandUntrustworthy, From: Number(s.TrustworthyUntilS), To: Number(seriesEnd(r)),
-			Label: "not trustworthy", Text: fmt.Sprintf("not trustworthy from %s on: the generator itself was saturated (%s)",
-				Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "))})
+		spans := s.Intervals
+		if len(spans) == 0 { // a result written before intervals were kept
+			spans = []result.Span{{FromS: s.TrustworthyUntilS, ToS: seriesEnd(r)}}
+		}
+		for _, sp := range spans {
+			tl.Bands = append(tl.Bands, Band{Kind: BandUntrustworthy, From: Number(sp.FromS), To: Number(sp.ToS),
+				Label: "not trustworthy", Text: fmt.Sprintf("not trustworthy from %s to %s: %s (%s)",
+					Clock(sp.FromS), Clock(sp.ToS), saturationCause(s), strings.Join(s.Causes, ", "))})
+		}
 	}
 	if c := r.Collapse; c != nil {
 		what := "stopped answering"

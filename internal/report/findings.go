@@ -42,6 +42,26 @@ func SYNBacklogLine(r *result.Result) string {
 // 1m12s on: the generator itself was saturated (cpu, lag) for 20 s in all;
 // …".
 func untrustworthyLine(s *result.Saturation) string {
-	return fmt.Sprintf("Not trustworthy from %s on: the generator itself was saturated (%s) for %.0f s in all; figures from then on may describe the generator, not the service",
-		Clock(s.TrustworthyUntilS), strings.Join(s.Causes, ", "), s.SaturatedS)
+	if len(s.Intervals) == 0 { // a result written before intervals were kept
+		return fmt.Sprintf("Not trustworthy from %s on: %s (%s) for %.0f s in all; figures from then on may describe the generator, not the service",
+			Clock(s.TrustworthyUntilS), saturationCause(s), strings.Join(s.Causes, ", "), s.SaturatedS)
+	}
+	spans := make([]string, 0, len(s.Intervals))
+	for i, sp := range s.Intervals {
+		if i == 5 {
+			spans = append(spans, fmt.Sprintf("and %d more", len(s.Intervals)-i))
+			break
+		}
+		spans = append(spans, Clock(sp.FromS)+"–"+Clock(sp.ToS))
+	}
+	return fmt.Sprintf("Not trustworthy for %.0f s (%s): %s (%s); figures of those seconds may describe the generator's machine, not the service",
+		s.SaturatedS, strings.Join(spans, ", "), saturationCause(s), strings.Join(s.Causes, ", "))
+}
+
+// saturationCause says whose the delay of the sends was.
+func saturationCause(s *result.Saturation) string {
+	if s.Cause == result.CauseMachineBusy {
+		return "the machine was busy: sends were delayed while the generator's own CPU was not (other processes or a CPU quota took it)"
+	}
+	return "the generator itself was saturated"
 }

@@ -208,6 +208,7 @@ func (s synth) build() *result.Result {
 		p.Generator = result.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
 		if s.saturateFrom > 0 && sec >= s.saturateFrom {
 			p.Generator.CPUPercent, p.Generator.LagP99Ms, p.Generator.LagMaxMs = 96, 80+10*rng.Float64(), 120
+			p.Generator.Arrivals, p.Generator.LateArrivals = 100, 5
 		}
 		if len(p.Errors) == 0 {
 			p.Errors = nil

@@ -1,5 +1,6 @@
-// Package analysis judges results: thresholds (service-level objectives)
-// and, later, breaking points, collapses and the generator's health.
+// Package analysis judges results: thresholds (service-level objectives),
+// collapses (DetectCollapse) and the generator's health (JudgeGenerator);
+// the breaking-point search (package search) judges its steps with them.
 package analysis
 
 import (

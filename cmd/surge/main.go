@@ -19,7 +19,7 @@ const (
 	exitInterrupted = 4 // the run was stopped before its plan ended (Ctrl-C, SIGTERM, SIGHUP)
 )
 
-// exitError carries an exit code up to main.
+// A codeError carries an exit code up to main.
 type codeError struct {
 	code int
 	err  error

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,11 +35,8 @@ type internals struct {
 	mu    sync.Mutex
 	items map[int]time.Time // item → expiry
 	pool  chan struct{}
-	// warm is the extra CPU per request now, in nanoseconds.
-	warmCPU atomic.Int64
 
-	tokens   chan struct{}
-	stopOnce sync.Once
+	tokens chan struct{}
 
 	hits, misses, storeFetches, externalCalls, externalLimited prometheus.Counter
 	warmupCPUSeconds                                           prometheus.Counter

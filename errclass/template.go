@@ -9,7 +9,7 @@ import "strings"
 // ("took {n}ms"). An HTTP status ("status 503") is kept, since it tells
 // causes apart. A message without digits is returned as it is.
 func Template(msg string) string {
-	if strings.IndexAny(msg, "0123456789") < 0 {
+	if !strings.ContainsAny(msg, "0123456789") {
 		return msg
 	}
 	var b strings.Builder

@@ -350,6 +350,7 @@ func (o *openAPI) operation(p, method string, item, op yaml.MapSlice, base strin
 				}
 				s.Headers = setItem(s.Headers, "Content-Type", ct)
 				note = fmt.Sprintf("%s: the %s body is its example, or empty; write one.", s.Name, ct)
+				//lint:ignore SA4004 the first content type given is the one used
 				break
 			}
 		}

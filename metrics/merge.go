@@ -14,7 +14,8 @@ import (
 // several machines, into the result a single run would have produced:
 // counts add, histograms merge exactly, and percentiles are recomputed from
 // the merged histograms. Thresholds are left empty for the caller to
-// evaluate once on the whole.
+// evaluate once on the whole. The merged result is sanitized
+// (result.Result.Sanitize), whatever the parts held.
 func Merge(parts ...*result.Result) (*result.Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no results given")
@@ -125,6 +126,8 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 	if warnings != nil {
 		out.Generator.Warnings = warnings
 	}
+	// Parts may come from anywhere (a file, a runner of surge collect).
+	out.Sanitize()
 	return out, nil
 }
 

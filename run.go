@@ -89,9 +89,10 @@ type Coordinator interface {
 	// waits for the common start. It returns the start and the values
 	// captured by the setup, wherever it ran.
 	Start(ctx context.Context, captured json.RawMessage, setupErr error) (start time.Time, shared json.RawMessage, err error)
-	// Tick receives each interval of the run as soon as it ends. It
+	// Tick receives each interval of the run as soon as it ends, with the
+	// arrivals dropped so far by each scenario (running totals). It
 	// runs on the recorder's collector goroutine and must not block.
-	Tick(*metrics.Tick)
+	Tick(t *metrics.Tick, droppedByScenario map[string]int64)
 }
 
 // defaultCheckpointEvery is how often Run checkpoints when

@@ -63,15 +63,18 @@ func (w *watchers) begin(rec *metrics.Recorder, start time.Time) {
 }
 
 func (w *watchers) tick(t *metrics.Tick) {
-	if w.coord != nil {
-		w.coord.Tick(t)
-	}
-	if w.set != nil {
-		w.set.Add(t)
-		dropped := make(map[string]int64, len(w.names))
+	var dropped map[string]int64
+	if w.coord != nil || w.set != nil {
+		dropped = make(map[string]int64, len(w.names))
 		for i, n := range w.names {
 			dropped[n] += w.dropped[i].Load()
 		}
+	}
+	if w.coord != nil {
+		w.coord.Tick(t, dropped)
+	}
+	if w.set != nil {
+		w.set.Add(t)
 		w.set.AddDropped(dropped)
 	}
 	if len(w.outputs) > 0 {

@@ -139,6 +139,7 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 		const n = 3
 		var split fakePlan
 		var ticked atomic.Int64
+		var lastDropped atomic.Pointer[map[string]int64]
 		var watched []*result.Result
 		c, err := collect.New(collect.Config{Parts: n, JoinWait: time.Minute, PartWait: 10 * time.Second,
 			OnTick: func(tk *metrics.Tick) {
@@ -147,6 +148,9 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 				}
 			},
 			Watch: func(r *result.Result) { watched = append(watched, r) },
+			OnDropped: func(m map[string]int64) {
+				lastDropped.Store(&m)
+			},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -210,6 +214,9 @@ func TestSplitRunIsTheSingleRun(t *testing.T) {
 		}
 		if liveSum != merged.Totals.Requests || ticked.Load() != merged.Totals.Requests {
 			t.Errorf("live points hold %d requests, the ticks %d, the merged result %d", liveSum, ticked.Load(), merged.Totals.Requests)
+		}
+		if d := lastDropped.Load(); d == nil || len(*d) != 1 || (*d)["fake"] != merged.Totals.Dropped {
+			t.Errorf("dropped by scenario %v, want the fake scenario's %d", d, merged.Totals.Dropped)
 		}
 		if len(watched) == 0 {
 			t.Fatal("Watch never saw the run so far")
@@ -294,7 +301,7 @@ func TestRunnerDiesMidRun(t *testing.T) {
 			time.Sleep(time.Until(start))
 			for k := range 2 {
 				time.Sleep(time.Second)
-				r.Tick(&metrics.Tick{Point: result.Point{T: float64(k), DurationS: 1}})
+				r.Tick(&metrics.Tick{Point: result.Point{T: float64(k), DurationS: 1}}, nil)
 			}
 			// Killed: no more points, no part. (Its stream goroutine
 			// ends with the test.)

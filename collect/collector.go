@@ -45,6 +45,10 @@ type Config struct {
 	// up, the ticks count the whole run (a livemetrics.Set takes them).
 	// It must not block.
 	OnTick func(*metrics.Tick)
+	// OnDropped, if not nil, receives the arrivals dropped so far by each
+	// scenario, summed over the segments (running totals), with every
+	// tick (a livemetrics.Set's AddDropped takes them). It must not block.
+	OnDropped func(map[string]int64)
 	// Watch, if not nil, receives the merge of the segments' results so
 	// far, judged like the final one, about every second while the run
 	// goes on (a live.Server's Watch takes it).
@@ -110,10 +114,11 @@ type segment struct {
 	host     string
 	starting bool // it asked for the start
 	part     *result.Result
-	soFar    *result.Result // the last result so far, for Watch
-	latest   *result.Point  // the last point received
-	failed   string         // why it cannot send its part
-	points   int            // live points received
+	soFar    *result.Result   // the last result so far, for Watch
+	latest   *result.Point    // the last point received
+	dropped  map[string]int64 // arrivals dropped so far, by scenario
+	failed   string           // why it cannot send its part
+	points   int              // live points received
 	lastT    float64
 }
 

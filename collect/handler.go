@@ -226,8 +226,12 @@ func (c *Collector) handleTicks(r *http.Request, body []byte) (any, int, error) 
 		return nil, http.StatusConflict, fmt.Errorf("segment %d sent ticks before it started", req.Index)
 	}
 	var out []*metrics.Tick
+	var dropped []map[string]int64
 	for i := range req.Ticks {
-		t := &req.Ticks[i]
+		t := &req.Ticks[i].Tick
+		if d := req.Ticks[i].Dropped; d != nil {
+			s.dropped = d
+		}
 		if err := c.live.add(req.Index, t.Point); err != nil {
 			c.mu.Unlock()
 			return nil, http.StatusBadRequest, fmt.Errorf("segment %d's tick at %gs: %w", req.Index, t.Point.T, err)
@@ -239,12 +243,30 @@ func (c *Collector) handleTicks(r *http.Request, body []byte) (any, int, error) 
 			t.Point = c.latestSumLocked()
 			out = append(out, t)
 		}
+		if c.cfg.OnDropped != nil {
+			dropped = append(dropped, c.droppedSumLocked())
+		}
 	}
 	c.mu.Unlock()
 	for _, t := range out {
 		c.cfg.OnTick(t)
 	}
+	for _, d := range dropped {
+		c.cfg.OnDropped(d)
+	}
 	return nil, 0, nil
+}
+
+// droppedSumLocked adds up the arrivals every segment's scenarios dropped
+// so far.
+func (c *Collector) droppedSumLocked() map[string]int64 {
+	sum := map[string]int64{}
+	for _, s := range c.segs {
+		for sc, n := range s.dropped {
+			sum[sc] += n
+		}
+	}
+	return sum
 }
 
 // latestSumLocked adds up every segment's latest point: the whole run's

@@ -145,10 +145,11 @@ func (r *Runner) Start(ctx context.Context, captured json.RawMessage, setupErr e
 	return rep.StartAt, rep.Setup, nil
 }
 
-// Tick queues t for the collector; when the queue is full it is dropped
-// and counted, never waited for.
-func (r *Runner) Tick(t *metrics.Tick) {
-	b, err := json.Marshal(t)
+// Tick queues t, with the arrivals dropped so far by each scenario, for
+// the collector; when the queue is full it is dropped and counted, never
+// waited for.
+func (r *Runner) Tick(t *metrics.Tick, droppedByScenario map[string]int64) {
+	b, err := json.Marshal(liveTick{Tick: *t, Dropped: droppedByScenario})
 	if err != nil {
 		r.lost.Add(1)
 		return

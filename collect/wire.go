@@ -60,8 +60,15 @@ type startReply struct {
 
 // ticksRequest carries intervals of a segment's run as they end.
 type ticksRequest struct {
-	Index int            `json:"index"`
-	Ticks []metrics.Tick `json:"ticks"`
+	Index int        `json:"index"`
+	Ticks []liveTick `json:"ticks"`
+}
+
+// A liveTick is one interval of a segment, with the arrivals its
+// scenarios dropped so far (running totals).
+type liveTick struct {
+	metrics.Tick
+	Dropped map[string]int64 `json:"dropped,omitempty"`
 }
 
 // partRequest carries a segment's partial result.

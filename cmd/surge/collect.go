@@ -111,7 +111,7 @@ func runCollect(cmd *cobra.Command, f *collectFlags) error {
 		if err := f.ui.check(); err != nil {
 			return err
 		}
-		cfg.OnTick, cfg.Watch = f.ui.tick, f.ui.watch
+		cfg.OnTick, cfg.OnDropped, cfg.Watch = f.ui.tick, f.ui.dropped, f.ui.watch
 	}
 	c, err := collect.New(cfg)
 	if err != nil {

@@ -70,6 +70,16 @@ func (p *collectPage) tick(t *metrics.Tick) {
 	}
 }
 
+// dropped counts the runners' dropped arrivals (collect.Config.OnDropped).
+func (p *collectPage) dropped(total map[string]int64) {
+	p.mu.Lock()
+	set := p.set
+	p.mu.Unlock()
+	if set != nil {
+		set.AddDropped(total)
+	}
+}
+
 // watch shows the merged run so far (collect.Config.Watch).
 func (p *collectPage) watch(r *result.Result) {
 	p.mu.Lock()

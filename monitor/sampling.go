@@ -50,15 +50,23 @@ type Sampling struct {
 func Start(specs []Spec, start time.Time) *Sampling {
 	m := &Sampling{stop: make(chan struct{})}
 	for _, s := range specs {
-		t := &track{spec: s, start: start, index: map[string]int{}, busy: -1}
-		t.src = result.MonitorSource{Name: s.Name, Spec: s.Raw, Kind: s.Kind, IntervalS: s.Interval.Seconds(),
-			T: []float64{}, Series: []result.MonitorSeries{}, Gaps: []result.MonitorGap{}}
-		t.done = make(chan struct{})
-		m.tracks = append(m.tracks, t)
-		m.wg.Add(1)
-		go func() { defer m.wg.Done(); defer close(t.done); t.run(m.stop) }()
+		m.launch(newTrack(s, start))
 	}
 	return m
+}
+
+func newTrack(s Spec, start time.Time) *track {
+	t := &track{spec: s, start: start, index: map[string]int{}, busy: -1, done: make(chan struct{})}
+	t.src = result.MonitorSource{Name: s.Name, Spec: s.Raw, Kind: s.Kind, IntervalS: s.Interval.Seconds(),
+		T: []float64{}, Series: []result.MonitorSeries{}, Gaps: []result.MonitorGap{}}
+	return t
+}
+
+// launch starts sampling t in a goroutine of its own.
+func (m *Sampling) launch(t *track) {
+	m.tracks = append(m.tracks, t)
+	m.wg.Add(1)
+	go func() { defer m.wg.Done(); defer close(t.done); t.run(m.stop) }()
 }
 
 // stopWait is how long Stop waits for a source still answering.
@@ -159,11 +167,20 @@ func (t *track) sample(ctx context.Context, stop <-chan struct{}) ([]reading, er
 		}
 		t.mu.Unlock()
 	}
+	// The run ending does not cut short a sample in progress (it reads the
+	// run's last interval): it gets the stopWait that Stop gives it.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		select {
 		case <-stop:
+		case <-ctx.Done():
+			return
+		}
+		grace := time.NewTimer(stopWait)
+		defer grace.Stop()
+		select {
+		case <-grace.C:
 			cancel()
 		case <-ctx.Done():
 		}

@@ -354,6 +354,9 @@ func (c *curlCmd) parse(ws []word) (Step, []string, error) {
 			s.Body = ptr(literal(body))
 		}
 	}
+	if len(form) > 0 {
+		s.Body = ptr(literal(body)) // the multipart body, with its boundary in Content-Type
+	}
 	s.Headers = hdr
 	return s, ignored, nil
 }

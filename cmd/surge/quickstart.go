@@ -70,7 +70,7 @@ in git: it holds a .gitignore of "*").`,
 			runErr := executeTo(cmd, plan, placement{}, &runFlags{out: quickstartResult, report: quickstartReport, quiet: quiet, checkpoint: 10 * time.Second})
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "\nWhat you saw: %d virtual users created, listed and moved folders in the demo service, by weight 6:2:2 with think time; every request is in the table above, failures by cause.\n", quickstartUsers)
-			fmt.Fprintln(out, "The move folder errors (400) are by design: a folder cannot move into its own subtree, nor the root; the goals leave moves out of the error threshold.")
+			fmt.Fprintln(out, "The 400 errors are by design: a folder cannot move into its own subtree, nor the root, and no folder may pass the maximum depth; the goals leave moves out and allow a few creates.")
 			surgeCmd := invocation()
 			fmt.Fprintf(out, "Next: open %s in a browser, then try `%s demo` in one terminal and `%s run examples/%s --users 100 --ui 127.0.0.1:8089` in another.\n",
 				quickstartReport, surgeCmd, surgeCmd, quickstartExample)

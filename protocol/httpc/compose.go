@@ -14,7 +14,8 @@ import (
 // reports whether the connection may serve another request afterwards.
 // The head is what net/http would send, but for the User-Agent (surge,
 // unless the request sets one): the request line, Host, the request's
-// headers, Content-Length for a body (and for POST, PUT and PATCH
+// headers, Authorization from the URL's user info unless the request
+// sets one, Content-Length for a body (and for POST, PUT and PATCH
 // without one), and Connection: close without keep-alive.
 func (h *h1State) compose(req *Request, t *target, method string) (head, rest []byte, keepAlive bool, err error) {
 	if !http1.ValidToken(method) {
@@ -36,9 +37,11 @@ func (h *h1State) compose(req *Request, t *target, method string) (head, rest []
 	b = append(b, " HTTP/1.1\r\nHost: "...)
 	b = append(b, host...)
 	b = append(b, "\r\n"...)
-	agent, conn := false, false
+	agent, conn, auth := false, false, false
 	for k, vs := range req.Header {
 		switch {
+		case equalFold(k, "Authorization"):
+			auth = true
 		case equalFold(k, "Host"), equalFold(k, "Content-Length"), equalFold(k, "Transfer-Encoding"):
 			continue // the client sets them
 		case equalFold(k, "User-Agent"):
@@ -66,6 +69,11 @@ func (h *h1State) compose(req *Request, t *target, method string) (head, rest []
 	}
 	if !agent {
 		b = append(b, "User-Agent: surge\r\n"...)
+	}
+	if !auth && t.auth != "" {
+		b = append(b, "Authorization: "...)
+		b = append(b, t.auth...)
+		b = append(b, "\r\n"...)
 	}
 	if len(req.Body) > 0 || method == http.MethodPost || method == http.MethodPut || method == http.MethodPatch {
 		b = append(b, "Content-Length: "...)

@@ -94,7 +94,7 @@ func (h *h1State) do(ctx context.Context, req *Request, t *target, s *metrics.Sa
 	h.rc.lastDial.Store(nil)
 	resp, phase, err := h.exchange(ctx, req, t, s)
 	if err == errHTTP2 {
-		return h.c.viaNetHTTP(ctx, req, t.url, s)
+		return h.c.viaNetHTTP(ctx, req, t, s)
 	}
 	ex.interim = resp.Interim
 	s.Timing = ex.timing(int64(s.Start.Sub(h.c.epoch)), int64(s.End.Sub(h.c.epoch)))

@@ -2,6 +2,7 @@ package httpc
 
 import (
 	"bytes"
+	"encoding/base64"
 	"context"
 	"fmt"
 	"io"
@@ -47,6 +48,10 @@ type target struct {
 	host       string   // the Host header, unless the request sets one
 	uri        string   // the request target of the request line
 	secure     bool
+	// auth is the Authorization header the URL's user info asks for
+	// ("Basic …"), as a browser and net/http's Client send it; "" without
+	// user info. A request's own Authorization header wins.
+	auth string
 }
 
 // A Response is what Do returns of an HTTP response. On a failure it holds
@@ -118,6 +123,11 @@ func newTarget(s string) (*target, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(u.Hostname(), port)
+	var auth string
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass))
+	}
 	return &target{
 		from:       s,
 		url:        u,
@@ -127,6 +137,7 @@ func newTarget(s string) (*target, error) {
 		host:       u.Host,
 		uri:        u.RequestURI(),
 		secure:     u.Scheme == "https",
+		auth:       auth,
 	}, nil
 }
 
@@ -134,10 +145,14 @@ func newTarget(s string) (*target, error) {
 var noHeader = http.Header{}
 
 // httpRequest builds the net/http request for one exchange of r.
-func (r *Request) httpRequest(ctx context.Context, u *url.URL) *http.Request {
+func (r *Request) httpRequest(ctx context.Context, u *url.URL, auth string) *http.Request {
 	h := r.Header
 	if h == nil {
 		h = noHeader
+	}
+	if auth != "" && h.Get("Authorization") == "" {
+		h = h.Clone()
+		h.Set("Authorization", auth)
 	}
 	hr := &http.Request{
 		Method: r.Method,

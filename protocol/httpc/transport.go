@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/surge-load/surge/errclass"
@@ -149,11 +148,11 @@ func (c *client) Do(ctx context.Context, req *Request, s *metrics.Sample) Respon
 	if !c.netHTTPOnly && !c.h1.h2[t.key] && (c.h3 == nil || !t.secure) {
 		return c.h1.do(ctx, req, t, s)
 	}
-	return c.viaNetHTTP(ctx, req, t.url, s)
+	return c.viaNetHTTP(ctx, req, t, s)
 }
 
 // viaNetHTTP performs the exchange on net/http, from s.Start.
-func (c *client) viaNetHTTP(ctx context.Context, req *Request, u *url.URL, s *metrics.Sample) Response {
+func (c *client) viaNetHTTP(ctx context.Context, req *Request, t *target, s *metrics.Sample) Response {
 	ex := c.spare
 	c.spare = nil
 	if ex == nil {
@@ -161,7 +160,7 @@ func (c *client) viaNetHTTP(ctx context.Context, req *Request, u *url.URL, s *me
 	} else {
 		ex.reset()
 	}
-	resp, phase, err := c.roundTrip(ctx, req, u, ex, s)
+	resp, phase, err := c.roundTrip(ctx, req, t, ex, s)
 	s.Timing = ex.timing(int64(s.Start.Sub(c.epoch)), int64(s.End.Sub(c.epoch)))
 	resp = c.finish(s, resp, ex, phase, err)
 	if ex.quiet() {
@@ -203,7 +202,7 @@ func (c *client) charge() (in, out int64) {
 
 // roundTrip performs the exchange and sets s.End when it is over. On
 // failure it returns the phase the exchange was in.
-func (c *client) roundTrip(ctx context.Context, req *Request, u *url.URL, ex *exchange, s *metrics.Sample) (Response, errclass.Phase, error) {
+func (c *client) roundTrip(ctx context.Context, req *Request, t *target, ex *exchange, s *metrics.Sample) (Response, errclass.Phase, error) {
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = c.opts.Timeout
@@ -215,10 +214,10 @@ func (c *client) roundTrip(ctx context.Context, req *Request, u *url.URL, ex *ex
 
 	var out Response
 	rt := http.RoundTripper(c.http)
-	if c.h3 != nil && u.Scheme == "https" {
+	if c.h3 != nil && t.secure {
 		rt = c.h3
 	}
-	hr, err := rt.RoundTrip(req.httpRequest(rc, u))
+	hr, err := rt.RoundTrip(req.httpRequest(rc, t.url, t.auth))
 	if err != nil {
 		s.End = time.Now()
 		return out, ex.phase(), contextCause(rc, err)

@@ -11,14 +11,9 @@ import (
 // the merge holds no lock they need. Before the interval was swapped out,
 // the merge ran under the shard's lock and these calls waited for it.
 func TestRecordingNeverWaitsForTheCollector(t *testing.T) {
-	r := NewRecorder(1)
-	ep := r.Endpoint("GET /")
-	start := time.Now()
-	r.Begin(start, nil)
-	sh := r.Shard(0)
-	smp := &Sample{Endpoint: ep, Start: start, End: start.Add(time.Millisecond)}
-	sh.Record(smp)
-
+	// The hook is set before Begin starts the collector's goroutine, and
+	// cleared after Finish has stopped it: the collector's own once-a-second
+	// drains read it too.
 	inMerge, release := make(chan struct{}), make(chan struct{})
 	testHookDrain = func() {
 		select {
@@ -27,7 +22,14 @@ func TestRecordingNeverWaitsForTheCollector(t *testing.T) {
 		default:
 		}
 	}
-	defer func() { testHookDrain = nil }()
+	r := NewRecorder(1)
+	ep := r.Endpoint("GET /")
+	start := time.Now()
+	r.Begin(start, nil)
+	sh := r.Shard(0)
+	smp := &Sample{Endpoint: ep, Start: start, End: start.Add(time.Millisecond)}
+	sh.Record(smp)
+
 	finished := make(chan struct{})
 	go func() { r.Finish(time.Now()); close(finished) }()
 	select {
@@ -52,4 +54,5 @@ func TestRecordingNeverWaitsForTheCollector(t *testing.T) {
 	close(release)
 	<-finished
 	<-recorded
+	testHookDrain = nil
 }

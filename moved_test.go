@@ -140,14 +140,16 @@ func anyContains(list []string, subs ...string) bool {
 // what moved names the store's pending fetches or the cache misses.
 func TestWhatMovedNamesTheStampede(t *testing.T) {
 	url, pid := demoProcess(t, "--cache-ttl", "5s", "--store-latency", "250ms", "--store-pool", "1")
-	res := watchDemo(t, url+"/api/v1/items/1", pid, 8, 24*time.Second)
+	res := watchDemo(t, url+"/api/v1/items/1", pid, 8, 30*time.Second)
 	var lines []string
 	for _, m := range res.Moved {
 		lines = append(lines, m.Line)
 	}
 	t.Logf("excursions %+v\nperiodic %+v\nmoved:\n%s", res.Excursions, res.Periodic, strings.Join(lines, "\n"))
-	if len(res.Periodic) == 0 {
-		t.Errorf("no periodic dips or spikes found")
+	// Stampedes every 7 s or so (the TTL and the 2 s the store takes to
+	// refill): a machine short of CPU may hide some, never all.
+	if len(res.Excursions) < 2 {
+		t.Errorf("%d dips or spikes found, want 2 or more", len(res.Excursions))
 		for _, p := range res.Series {
 			t.Logf("t=%v ok=%d p95=%.1f lag=%.1f runq=%.1f", p.T, p.Requests-p.Failures, p.Latency.P95, p.Generator.LagP99Ms, p.Generator.RunqP99Ms)
 		}

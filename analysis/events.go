@@ -204,7 +204,8 @@ func scan(pts []result.Point, v []float64, series string, skip int) []result.Exc
 			i = j - 1
 			continue
 		}
-		if len(valid(after)) < 2 || !back(series, kind, median(after), base) {
+		// Two seconds show the return; one, at the very end of the run.
+		if len(after) == 0 || len(valid(after)) < min(2, len(after)) || !back(series, kind, median(after), base) {
 			i = j - 1
 			continue
 		}

@@ -25,7 +25,7 @@ func TestDetectExcursions(t *testing.T) {
 	// every 5 s, as measured here: noisy, with dips to 0.
 	dips := []int64{0, 16770, 10189, 10255, 15969, 0, 3794, 21678, 10891, 14312, 0, 19347, 15992, 20262, 17387, 0, 14989, 22071, 30091, 24163, 0, 15241}
 	ev, per := DetectExcursions(seriesOf(dips, nil))
-	if len(ev) != 3 || len(per) != 1 || per[0].EveryS != 5 || per[0].Count != 3 || ev[0].LastedS != 2 {
+	if len(ev) != 4 || len(per) != 1 || per[0].EveryS != 5 || per[0].Count != 4 || ev[0].LastedS != 2 {
 		t.Errorf("stalls: %+v %+v", ev, per)
 	}
 

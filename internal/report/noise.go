@@ -283,5 +283,41 @@ func successiveSigma(xs []float64) (sigma, mean float64) {
 			ss += d * d
 		}
 	}
-	return math.Sqrt(ss / (2 * float64(len(xs)-1))), sum / float64(len(xs))
+	mean = sum / float64(len(xs))
+	return math.Sqrt(ss/(2*float64(len(xs)-1))) * autocorrelation(xs), mean
+}
+
+// maxRho bounds the lag-1 autocorrelation autocorrelation allows for.
+const maxRho = 0.8
+
+// autocorrelation returns how much wider than for independent seconds the
+// standard error of the mean of xs is, given their lag-1 autocorrelation
+// ρ (clamped to 0…maxRho): successive seconds of a run are not
+// independent, and for an AR(1) series the successive-difference σ times
+// √(1+ρ)/(1−ρ) gives σ·√((1+ρ)/(1−ρ)), the σ the mean's standard error
+// needs. ρ is read from the successive differences, whose own lag-1
+// autocorrelation is −(1−ρ)/2 for such a series, so that a slow trend (a
+// ramp) is not mistaken for correlation, as the differences ignore it.
+func autocorrelation(xs []float64) float64 {
+	if len(xs) < 3 {
+		return 1
+	}
+	var mean float64
+	for i := 1; i < len(xs); i++ {
+		mean += xs[i] - xs[i-1]
+	}
+	mean /= float64(len(xs) - 1)
+	var num, den float64
+	for i := 1; i < len(xs); i++ {
+		d := xs[i] - xs[i-1] - mean
+		den += d * d
+		if i > 1 {
+			num += d * (xs[i-1] - xs[i-2] - mean)
+		}
+	}
+	if den == 0 {
+		return 1
+	}
+	rho := min(max(1+2*num/den, 0), maxRho)
+	return math.Sqrt(1+rho) / (1 - rho)
 }

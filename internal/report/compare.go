@@ -193,6 +193,9 @@ func change(m Metric, old, new, seOld, seNew float64) Change {
 	}
 	noise := Significance * math.Hypot(seOld, seNew)
 	ch := Change{Delta: Number(delta), Pct: Number(pct), Noise: Number(noise), NoiseText: m.format(noise)}
+	if math.IsInf(noise, 1) {
+		ch.NoiseText = "unknown"
+	}
 	switch {
 	case m.Points:
 		ch.Text = fmt.Sprintf("%+.2fpp", delta)

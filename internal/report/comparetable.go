@@ -119,7 +119,7 @@ func (c *Comparison) notes() []string {
 	var out []string
 	for _, r := range c.Runs {
 		if !r.Noise.Known() {
-			out = append(out, fmt.Sprintf("Note: %s has %d steady seconds, fewer than %d: its noise is unknown and taken as zero, so small changes against it may be marked better or worse.",
+			out = append(out, fmt.Sprintf("Note: %s has %d steady seconds, fewer than %d: its noise is unknown, so its changes are marked ~ (run longer to tell).",
 				r.Label, r.Noise.Intervals, MinNoiseIntervals))
 		}
 	}

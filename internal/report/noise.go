@@ -210,7 +210,10 @@ func rankNoise(r *result.Result, pts []*result.Point) map[string]float64 {
 func (n *Noise) StdErr(m Metric, s, total *result.Stats) float64 {
 	r, ok := n.Rel[m.Key]
 	if !ok || s.Requests == 0 {
-		return 0
+		// No estimate (too few steady seconds, or a row with no requests):
+		// the noise is unknown, so no change can be told from it. Taking
+		// it as zero would mark every change of a short run.
+		return math.Inf(1)
 	}
 	rel := float64(r)
 	if m.Points {

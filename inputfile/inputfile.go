@@ -38,6 +38,9 @@ func (e *TooLargeError) Error() string {
 // (then a device, a pipe or a socket is read up to maxBytes too).
 func Read(path, kind string, maxBytes int64, allowSpecial bool) ([]byte, error) {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w; check the path of the %s", path, fs.ErrNotExist, kind)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +91,9 @@ var ErrOutside = errors.New("outside the directories data files may be read from
 // and wraps ErrOutside.
 func Confine(path string, dirs []string) error {
 	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing to read outside: Read says it is missing
+	}
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 		fmt.Println(srv.URL)
 		io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
+	case "match":
+		// Open a process:NAME source for SURGE_MONITOR_MATCH and say
+		// what it found.
+		_, err := newProcessSampler(Spec{Kind: KindProcess, Match: os.Getenv("SURGE_MONITOR_MATCH"), Interval: time.Second})
+		fmt.Println("match:", err)
+		os.Exit(0)
 	case "spin":
 		// Busy about a third of the time, so that the test measures a
 		// steady load without taking a core from the tests running beside.

@@ -28,11 +28,14 @@ var tcpSeries = func() []string {
 // A processSampler reads one process (process:PID) or every process that
 // matches a name (process:NAME), summed.
 type processSampler struct {
-	spec  Spec
-	fs    procfs.FS
-	self  int
-	prev  map[int]procCPU // the previous sample's CPU time per process
-	prevT time.Time
+	spec Spec
+	fs   procfs.FS
+	self int
+	// ancestors are the processes that started surge (a shell, timeout,
+	// sudo): their command lines hold the spec, so they never match by it.
+	ancestors map[int]bool
+	prev      map[int]procCPU // the previous sample's CPU time per process
+	prevT     time.Time
 	// match caches, per process id and start time, whether a process
 	// matches the name, so a command line is read once per process.
 	match map[int]matchEntry
@@ -55,7 +58,7 @@ func newProcessSampler(s Spec) (*processSampler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open /proc: %w", err)
 	}
-	p := &processSampler{spec: s, fs: fs, self: os.Getpid(), match: map[int]matchEntry{}}
+	p := &processSampler{spec: s, fs: fs, self: os.Getpid(), ancestors: ancestorsOf(fs, os.Getppid()), match: map[int]matchEntry{}}
 	pids, err := p.pids()
 	if err != nil {
 		return nil, err
@@ -95,7 +98,7 @@ func (p *processSampler) pids() ([]int, error) {
 			}
 			continue
 		}
-		ok := st.Comm == p.spec.Match || matchesCmdline(pr, p.spec.Match)
+		ok := st.Comm == p.spec.Match || matchesCmdline(pr, p.spec.Match, !p.ancestors[pr.PID])
 		p.match[pr.PID] = matchEntry{start: st.Starttime, ok: ok}
 		if ok {
 			out = append(out, pr.PID)
@@ -113,8 +116,9 @@ func (p *processSampler) pids() ([]int, error) {
 }
 
 // matchesCmdline reports whether the command line of pr names name: its
-// executable's base name is name, or the command line contains it.
-func matchesCmdline(pr procfs.Proc, name string) bool {
+// executable's base name is name, or, if anywhere, the command line
+// contains it.
+func matchesCmdline(pr procfs.Proc, name string, anywhere bool) bool {
 	args, err := pr.CmdLine()
 	if err != nil || len(args) == 0 {
 		return false
@@ -122,7 +126,28 @@ func matchesCmdline(pr procfs.Proc, name string) bool {
 	if filepath.Base(args[0]) == name {
 		return true
 	}
-	return strings.Contains(strings.Join(args, " "), name)
+	return anywhere && strings.Contains(strings.Join(args, " "), name)
+}
+
+// ancestorsOf returns pid and the processes above it, up to the first.
+func ancestorsOf(fs procfs.FS, pid int) map[int]bool {
+	out := map[int]bool{}
+	for range 64 {
+		if pid <= 1 || out[pid] {
+			break
+		}
+		out[pid] = true
+		pr, err := fs.Proc(pid)
+		if err != nil {
+			break
+		}
+		st, err := pr.Stat()
+		if err != nil {
+			break
+		}
+		pid = st.PPID
+	}
+	return out
 }
 
 func (p *processSampler) sample(ctx context.Context) ([]reading, error) {

@@ -78,6 +78,13 @@ type Config struct {
 	Options surge.Options
 	// OnStep, if not nil, is called after every step.
 	OnStep func(result.CapacityStep)
+	// Checkpoint, if not nil, receives the search so far after every step
+	// and, during a step, about every Options.CheckpointEvery (10 seconds if
+	// zero): a result document marked incomplete (result.Run.Incomplete)
+	// whose Capacity holds the steps finished, so that a generator killed
+	// mid-search keeps them. It is called one call at a time; Run returns
+	// only after the last call has returned. Options.Checkpoint is not used.
+	Checkpoint func(*result.Result)
 	// Cooldown is a pause before every step after the first, so that a
 	// service that degrades under load (a queue draining, memory being
 	// freed) starts each step as it would start a run; none if zero.

@@ -152,6 +152,7 @@ func (s *searcher) try(ctx context.Context, level float64, phase string, good *t
 	}
 	s.judge(t, good)
 	s.report(t)
+	s.checkpoint(nil)
 	return t, "", nil
 }
 

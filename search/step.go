@@ -30,7 +30,12 @@ func (s *searcher) runStep(ctx context.Context, level float64, phase string) (*t
 	plan.Warmup = c.Warmup
 	plan.Thresholds = c.Objectives
 	startS := time.Since(s.began).Seconds()
-	res, err := surge.Run(ctx, plan, c.Options)
+	opts := c.Options
+	opts.Checkpoint = nil
+	if c.Checkpoint != nil {
+		opts.Checkpoint = s.checkpoint
+	}
+	res, err := surge.Run(ctx, plan, opts)
 	if err != nil {
 		return nil, fmt.Errorf("search: step at %s: %w", format.Level(string(c.Model), level), err)
 	}

@@ -42,6 +42,7 @@ type findMaxFlags struct {
 	grace      time.Duration
 	thresholds []string
 	out        string
+	checkpoint time.Duration // how often to write the search so far to out during a step
 	quiet      bool
 	cooldown   time.Duration
 	health     string
@@ -72,7 +73,12 @@ objectives unless --threshold is given, and its search section, if any,
 gives the levels and steps that flags do not. See docs/find-max.md.
 
 Exit codes: 0 a verdict was reached, 1 error or inconclusive (the generator
-saturated), 2 invalid input, 4 interrupted (the result is still written).`,
+saturated), 2 invalid input, 4 interrupted (the result is still written).
+
+With --out, the file is rewritten after every step, and every --checkpoint
+(10s) during one, with the search so far, marked incomplete
+("run.incomplete", "run.covered_s"), so that a search that is killed keeps
+the steps it finished; the final result replaces it.`,
 		Example: `  surge find-max --url http://127.0.0.1:8080/ --rate 50 --step-duration 10s --warmup 2s --budget 3m
   surge find-max --url http://127.0.0.1:8080/api --users 10 --step-add 10 --max 200 \
       --threshold 'p95<500ms' --threshold 'errors<0.5%' --out capacity.json
@@ -87,7 +93,7 @@ saturated), 2 invalid input, 4 interrupted (the result is still written).`,
 			if err != nil {
 				return fileErrors(err)
 			}
-			return findMax(cmd, cfg, f.out, f.quiet)
+			return findMax(cmd, cfg, &f)
 		},
 	}
 	fs := cmd.Flags()
@@ -109,6 +115,7 @@ saturated), 2 invalid input, 4 interrupted (the result is still written).`,
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "at the end of each step, how long requests in flight may finish before they are interrupted")
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "objective every step must meet, such as 'p95<500ms' or 'errors<1%' (repeatable; default p95<1000ms and errors<1%)")
 	fs.StringVar(&f.out, "out", "", "write the result document, holding the capacity table, to this file")
+	fs.DurationVar(&f.checkpoint, "checkpoint", 10*time.Second, "with --out, how often to write the search so far during a step, besides after every step (0: only at the end)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print no live progress")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "pause before every step after the first, so that a service that degrades under load starts each step rested")
 	fs.StringVar(&f.health, "health-check", "", "before every step after the first, GET this URL (after --cooldown) and note in the step and the verdict when it does not answer 2xx")
@@ -340,11 +347,15 @@ func (f *findMaxFlags) builder(req surge.Request, model search.Model, changed fu
 // findMax runs the search with signal handling and progress, prints the
 // capacity table, writes the result and turns the verdict into an exit
 // code.
-func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) error {
+func findMax(cmd *cobra.Command, cfg search.Config, f *findMaxFlags) error {
+	out := f.out
 	if err := checkDestinations(destination{flag: "out", path: out}); err != nil {
 		return err
 	}
-	ctx, opts, release := interruptible(cmd.ErrOrStderr(), quiet)
+	if f.checkpoint < 0 {
+		return invalid("--checkpoint %v must not be negative", f.checkpoint)
+	}
+	ctx, opts, release := interruptible(cmd.ErrOrStderr(), f.quiet)
 	defer release()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	top := cfg.Start
@@ -357,12 +368,20 @@ func findMax(cmd *cobra.Command, cfg search.Config, out string, quiet bool) erro
 		}
 	}
 	cfg.Options = opts
+	failedCheckpoints := func() int { return 0 }
+	if out != "" && f.checkpoint > 0 {
+		cfg.Checkpoint, failedCheckpoints = checkpointTo(stderr, out)
+		cfg.Options.CheckpointEvery = f.checkpoint
+	}
 	cfg.OnStep = func(st result.CapacityStep) {
 		fmt.Fprintln(stdout, report.CapacityStepLine(string(cfg.Model), &st))
 	}
 	res, err := search.Run(ctx, cfg)
 	if err != nil {
 		return &codeError{code: exitError, err: err}
+	}
+	if n := failedCheckpoints(); n > 0 {
+		res.Generator.Warnings = append(res.Generator.Warnings, fmt.Sprintf("%d checkpoints of %s could not be written during the search", n, out))
 	}
 	report.CapacityTable(stdout, res.Capacity)
 	if out != "" {

@@ -79,6 +79,7 @@ func searchFile(cmd *cobra.Command, path string, rf *runFlags, ff *fileFlags, ch
 		requestFlags: rf.requestFlags,
 		thresholds:   rf.thresholds,
 		out:          rf.out,
+		checkpoint:   rf.checkpoint,
 		quiet:        rf.quiet,
 		grace:        rf.grace,
 		step:         search.DefaultStep,
@@ -90,5 +91,5 @@ func searchFile(cmd *cobra.Command, path string, rf *runFlags, ff *fileFlags, ch
 		return fileErrors(err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "surge: %s has a search section: searching for the maximum load (%s from %g)\n", path, cfg.Model, cfg.Start)
-	return findMax(cmd, cfg, f.out, f.quiet)
+	return findMax(cmd, cfg, &f)
 }

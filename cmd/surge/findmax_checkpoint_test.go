@@ -57,19 +57,27 @@ func TestFindMaxSIGKILLKeepsFinishedSteps(t *testing.T) {
 		!strings.Contains(c.Verdict.Detail, "checkpoint") {
 		t.Fatalf("capacity %+v", c)
 	}
-	// Every step in the file finished: it was printed, at the level it was
-	// meant to hold, met the objectives and measured requests.
+	// Every step in the file finished: it was printed, measured requests,
+	// and the verdict's maximum so far is the highest level that met the
+	// objectives (a busy machine may fail a step, so any may be last).
 	printed := strings.Count(stdout.String(), "step ")
 	if len(c.Steps) > printed {
 		t.Errorf("%d steps in the file, %d printed:\n%s", len(c.Steps), printed, stdout.String())
 	}
+	if first := c.Steps[0]; first.Phase != "step" || first.Level != 2 {
+		t.Errorf("first step %+v: want the first level, 2 users", first)
+	}
+	maxOK := 0.0
 	for i, st := range c.Steps {
-		if st.Phase != "step" || st.Level != float64(2+2*i) || !st.OK || st.Requests == 0 {
-			t.Errorf("step %d: %+v", i, st)
+		if st.Requests == 0 || (st.Reason == "" && !st.OK) {
+			t.Errorf("step %d was not finished: %+v", i, st)
+		}
+		if st.OK {
+			maxOK = max(maxOK, st.Level)
 		}
 	}
-	if c.Verdict.MaxLevel != c.Steps[len(c.Steps)-1].Level {
-		t.Errorf("verdict %+v: want the maximum so far, %v", c.Verdict, c.Steps[len(c.Steps)-1].Level)
+	if c.Verdict.MaxLevel != maxOK {
+		t.Errorf("verdict %+v: want the maximum so far, %v", c.Verdict, maxOK)
 	}
 	if n := res.Totals.Requests; n == 0 || n > seen.Load() {
 		t.Errorf("the host step holds %d requests; the server saw %d", n, seen.Load())

@@ -330,16 +330,12 @@ func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts
 		return &codeError{code: exitError, err: err}
 	}
 	fmt.Fprintln(cmd.OutOrStdout(), "\nThis is one segment of a split run: the collector judges the thresholds on the whole.")
-	// The segment's own verdicts would contradict the collector's (a
-	// segment has a fraction of the load): the summary leaves them out.
-	shown := *res
-	shown.Thresholds = nil
-	report.Summary(cmd.OutOrStdout(), &shown)
-	if err := save(cmd, res, out, reportPath); err != nil {
+	if err := show(cmd, res, out, reportPath); err != nil {
+		var ce *codeError
+		if errors.As(err, &ce) && ce.code == exitThresholds {
+			return nil
+		}
 		return err
-	}
-	if res.Run.Interrupted {
-		return verdict(res)
 	}
 	return nil
 }
@@ -348,15 +344,6 @@ func executePart(cmd *cobra.Command, ctx context.Context, plan *surge.Plan, opts
 // reportPath (each if not empty), and turns the verdict into an exit code.
 func show(cmd *cobra.Command, res *result.Result, out, reportPath string) error {
 	report.Summary(cmd.OutOrStdout(), res)
-	if err := save(cmd, res, out, reportPath); err != nil {
-		return err
-	}
-	return verdict(res)
-}
-
-// save writes res to out and its HTML report to reportPath, each if not
-// empty.
-func save(cmd *cobra.Command, res *result.Result, out, reportPath string) error {
 	if out != "" {
 		if err := res.WriteFile(out); err != nil {
 			return &codeError{code: exitError, err: err}
@@ -369,7 +356,7 @@ func save(cmd *cobra.Command, res *result.Result, out, reportPath string) error 
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "Report written to %s\n", reportPath)
 	}
-	return nil
+	return verdict(res)
 }
 
 // verdict maps a finished run to its exit code.

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net"
+	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -81,6 +83,10 @@ type Manifests struct {
 	Service   *corev1.Service
 	Collector *batchv1.Job
 	Runners   *batchv1.Job
+	// Warnings are things about the plan that run but are likely
+	// mistakes in a cluster, such as a target on the pod's own loopback;
+	// the CLI prints them on standard error.
+	Warnings []string
 }
 
 // Build reads the scenario file at file, checks it, and returns the
@@ -91,6 +97,9 @@ func Build(file string, o Options) (*Manifests, error) {
 	}
 	if strings.TrimSpace(o.Image) == "" {
 		return nil, fmt.Errorf("an image is required: one holding the surge binary (see the Dockerfile)")
+	}
+	if o.Namespace != "" && !dnsLabel.MatchString(o.Namespace) {
+		return nil, fmt.Errorf("namespace %q: want a DNS label (lower-case letters, digits and '-', starting with a letter, at most 63), as kubectl get namespaces lists them", o.Namespace)
 	}
 	if o.Port == 0 {
 		o.Port = DefaultPort
@@ -146,7 +155,26 @@ func Build(file string, o Options) (*Manifests, error) {
 	}
 	m.Collector = b.collector()
 	m.Runners = b.runners(files[0].Path, files, res, sysctls)
+	if w := loopbackWarning(plan.Target); w != "" {
+		m.Warnings = append(m.Warnings, w)
+	}
 	return m, nil
+}
+
+// loopbackWarning says why target, if it names a loopback host, is
+// unlikely to be what the user meant: inside a pod, loopback is the pod
+// itself. It returns "" for any other target.
+func loopbackWarning(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host := u.Hostname()
+	ip := net.ParseIP(host)
+	if !strings.EqualFold(host, "localhost") && !strings.HasSuffix(strings.ToLower(host), ".localhost") && (ip == nil || !ip.IsLoopback()) {
+		return ""
+	}
+	return fmt.Sprintf("target %s is on loopback: inside a pod that is the runner pod itself, not your service; name the service as the pods see it, such as http://api.default.svc.cluster.local:8080 in the scenario file's target:", target)
 }
 
 // dnsLabel is what Kubernetes accepts as the name of a Service.

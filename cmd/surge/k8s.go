@@ -36,6 +36,9 @@ fetch the merged result.`,
 			if err != nil {
 				return fileErrors(err)
 			}
+			for _, w := range m.Warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "surge: warning: %s\n", w)
+			}
 			b, err := m.YAML()
 			if err != nil {
 				return &codeError{code: exitError, err: err}

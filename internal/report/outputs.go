@@ -11,9 +11,9 @@ import (
 func outputLines(r *result.Result) []string {
 	var out []string
 	for _, o := range r.Outputs {
-		s := fmt.Sprintf("%s %s: %d of %d points sent", o.Kind, o.Target, o.Sent, o.Points)
+		s := fmt.Sprintf("%s %s: %d of %d seconds sent", o.Kind, o.Target, o.Sent, o.Points)
 		if o.Dropped > 0 {
-			s += fmt.Sprintf(", %d dropped (%d queue full: backend too slow; %d failed writes)", o.Dropped, o.DroppedQueue, o.DroppedFailed)
+			s += fmt.Sprintf(", %d seconds dropped (%d queue full: backend too slow; %d failed writes)", o.Dropped, o.DroppedQueue, o.DroppedFailed)
 			if o.LastError != "" {
 				s += "; last error: " + truncate(o.LastError, 160)
 			}

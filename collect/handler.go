@@ -95,39 +95,64 @@ func decode(body []byte, v any) error {
 	return nil
 }
 
-// index checks a segment index.
-func (c *Collector) index(i int) error {
-	if i < 0 || i >= c.cfg.Parts {
-		return fmt.Errorf("segment %d is not one of the %d segments (0 to %d)", i, c.cfg.Parts, c.cfg.Parts-1)
+// A segmentRequest is a runner's request: it names its segment.
+type segmentRequest interface {
+	segmentIndex() int
+}
+
+// A selfChecker is a segmentRequest with something to check on its own
+// before its segment is looked up; check returns the status code and the
+// error of a refusal.
+type selfChecker interface {
+	check(parts int) (int, error)
+}
+
+// lockSegment is the prologue of a runner's request: it decodes body into
+// req, checks the request and the segment index it names, locks c.mu and
+// asks admit, with c.mu held, whether the segment is in a state to take
+// the request (admit returns the status code and the error of a refusal).
+// On success it returns the segment with c.mu held; on an error, c.mu is
+// not held.
+func (c *Collector) lockSegment(body []byte, req segmentRequest, admit func(*segment) (int, error)) (*segment, int, error) {
+	if err := decode(body, req); err != nil {
+		return nil, http.StatusBadRequest, err
 	}
-	return nil
+	if sc, ok := req.(selfChecker); ok {
+		if code, err := sc.check(c.cfg.Parts); err != nil {
+			return nil, code, err
+		}
+	}
+	i := req.segmentIndex()
+	if i < 0 || i >= c.cfg.Parts {
+		return nil, http.StatusBadRequest, fmt.Errorf("segment %d is not one of the %d segments (0 to %d)", i, c.cfg.Parts, c.cfg.Parts-1)
+	}
+	c.mu.Lock()
+	s := &c.segs[i]
+	if code, err := admit(s); err != nil {
+		c.mu.Unlock()
+		return nil, code, err
+	}
+	return s, 0, nil
 }
 
 func (c *Collector) handleJoin(r *http.Request, body []byte) (any, int, error) {
 	var req joinRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if req.Count != c.cfg.Parts {
-		return nil, http.StatusConflict, fmt.Errorf("segment %d/%d joined a collector of %d parts: run every segment with --segment I/%d", req.Index, req.Count, c.cfg.Parts, c.cfg.Parts)
-	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	c.mu.Lock()
-	switch {
-	case c.fallen:
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d joined too late: the run began without it (the collector's join wait is %v)", req.Index, c.cfg.JoinWait)
-	case c.plan != "" && req.Plan != c.plan:
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d runs a different plan (plan hash %.12s…) from the segments that joined first (%.12s…): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
+	s, code, err := c.lockSegment(body, &req, func(*segment) (int, error) {
+		switch {
+		case c.fallen:
+			return http.StatusConflict, fmt.Errorf("segment %d joined too late: the run began without it (the collector's join wait is %v)", req.Index, c.cfg.JoinWait)
+		case c.plan != "" && req.Plan != c.plan:
+			return http.StatusConflict, fmt.Errorf("segment %d runs a different plan (plan hash %.12s…) from the segments that joined first (%.12s…): every runner must run the same file with the same flags", req.Index, req.Plan, c.plan)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
 	if c.plan == "" {
 		c.scenarios = req.Scenarios
 	}
 	c.plan, c.plannedS = req.Plan, req.PlannedS
-	s := &c.segs[req.Index]
 	if s.joined {
 		c.logf("segment %d joined again, from %s (it had joined from %s)", req.Index, req.Host, s.host)
 	} else {
@@ -163,17 +188,14 @@ func (c *Collector) handleJoin(r *http.Request, body []byte) (any, int, error) {
 
 func (c *Collector) handleStart(r *http.Request, body []byte) (any, int, error) {
 	var req startRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	c.mu.Lock()
-	s := &c.segs[req.Index]
-	if !s.joined || !c.fallen {
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d asked for the start without joining first", req.Index)
+	s, code, err := c.lockSegment(body, &req, func(s *segment) (int, error) {
+		if !s.joined || !c.fallen {
+			return http.StatusConflict, fmt.Errorf("segment %d asked for the start without joining first", req.Index)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
 	s.starting = true
 	if req.Error != "" {
@@ -213,17 +235,14 @@ func (c *Collector) handleStart(r *http.Request, body []byte) (any, int, error) 
 
 func (c *Collector) handleTicks(r *http.Request, body []byte) (any, int, error) {
 	var req ticksRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	c.mu.Lock()
-	s := &c.segs[req.Index]
-	if !s.starting {
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d sent ticks before it started", req.Index)
+	s, code, err := c.lockSegment(body, &req, func(s *segment) (int, error) {
+		if !s.starting {
+			return http.StatusConflict, fmt.Errorf("segment %d sent ticks before it started", req.Index)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
 	var out []*metrics.Tick
 	var dropped []map[string]int64
@@ -284,21 +303,16 @@ func (c *Collector) latestSumLocked() result.Point {
 
 func (c *Collector) handleSoFar(r *http.Request, body []byte) (any, int, error) {
 	var req soFarRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
+	s, code, err := c.lockSegment(body, &req, func(s *segment) (int, error) {
+		if !s.starting || c.over {
+			return http.StatusConflict, fmt.Errorf("segment %d sent its result so far outside the run", req.Index)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if req.Result == nil {
-		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent no result", req.Index)
-	}
-	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := &c.segs[req.Index]
-	if !s.starting || c.over {
-		return nil, http.StatusConflict, fmt.Errorf("segment %d sent its result so far outside the run", req.Index)
-	}
 	if s.part == nil {
 		s.soFar = req.Result
 		c.soFarChanged = true
@@ -308,27 +322,20 @@ func (c *Collector) handleSoFar(r *http.Request, body []byte) (any, int, error) 
 
 func (c *Collector) handlePart(r *http.Request, body []byte) (any, int, error) {
 	var req partRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if req.Result == nil {
-		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent no result", req.Index)
-	}
-	if seg := req.Result.Run.Segment; seg.Index != req.Index || seg.Count != c.cfg.Parts {
-		return nil, http.StatusBadRequest, fmt.Errorf("segment %d sent the result of segment %d/%d", req.Index, seg.Index, seg.Count)
-	}
-	c.mu.Lock()
-	s := &c.segs[req.Index]
-	switch {
-	case c.over:
-		c.mu.Unlock()
-		return nil, http.StatusGone, fmt.Errorf("segment %d's part came too late: the collector stopped waiting %v after the plan's end and merged without it", req.Index, c.cfg.PartWait)
-	case !s.starting:
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d sent a part without starting", req.Index)
+	s, code, err := c.lockSegment(body, &req, func(s *segment) (int, error) {
+		if seg := req.Result.Run.Segment; seg.Index != req.Index || seg.Count != c.cfg.Parts {
+			return http.StatusBadRequest, fmt.Errorf("segment %d sent the result of segment %d/%d", req.Index, seg.Index, seg.Count)
+		}
+		switch {
+		case c.over:
+			return http.StatusGone, fmt.Errorf("segment %d's part came too late: the collector stopped waiting %v after the plan's end and merged without it", req.Index, c.cfg.PartWait)
+		case !s.starting:
+			return http.StatusConflict, fmt.Errorf("segment %d sent a part without starting", req.Index)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
 	s.part, s.failed = req.Result, ""
 	c.logf("segment %d sent its part: %d requests", req.Index, req.Result.Totals.Requests)
@@ -342,17 +349,14 @@ func (c *Collector) handlePart(r *http.Request, body []byte) (any, int, error) {
 
 func (c *Collector) handleFail(r *http.Request, body []byte) (any, int, error) {
 	var req failRequest
-	if err := decode(body, &req); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	if err := c.index(req.Index); err != nil {
-		return nil, http.StatusBadRequest, err
-	}
-	c.mu.Lock()
-	s := &c.segs[req.Index]
-	if !s.joined {
-		c.mu.Unlock()
-		return nil, http.StatusConflict, fmt.Errorf("segment %d reported a failure without joining", req.Index)
+	s, code, err := c.lockSegment(body, &req, func(s *segment) (int, error) {
+		if !s.joined {
+			return http.StatusConflict, fmt.Errorf("segment %d reported a failure without joining", req.Index)
+		}
+		return 0, nil
+	})
+	if err != nil {
+		return nil, code, err
 	}
 	if s.part == nil {
 		s.failed = req.Error

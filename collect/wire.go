@@ -2,6 +2,8 @@ package collect
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/surge-load/surge/metrics"
@@ -81,6 +83,28 @@ type partRequest struct {
 type failRequest struct {
 	Index int    `json:"index"`
 	Error string `json:"error"`
+}
+
+func (r *joinRequest) segmentIndex() int  { return r.Index }
+func (r *startRequest) segmentIndex() int { return r.Index }
+func (r *ticksRequest) segmentIndex() int { return r.Index }
+func (r *partRequest) segmentIndex() int  { return r.Index }
+func (r *failRequest) segmentIndex() int  { return r.Index }
+
+// check refuses a segment of a plan split into another number of parts.
+func (r *joinRequest) check(parts int) (int, error) {
+	if r.Count != parts {
+		return http.StatusConflict, fmt.Errorf("segment %d/%d joined a collector of %d parts: run every segment with --segment I/%d", r.Index, r.Count, parts, parts)
+	}
+	return 0, nil
+}
+
+// check refuses a part or a result so far without a result.
+func (r *partRequest) check(int) (int, error) {
+	if r.Result == nil {
+		return http.StatusBadRequest, fmt.Errorf("segment %d sent no result", r.Index)
+	}
+	return 0, nil
 }
 
 // errorReply is the body of every answer that is not a success.

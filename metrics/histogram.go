@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -51,18 +52,18 @@ func micros(d time.Duration) int64 {
 }
 
 // encodeHist returns h in the HdrHistogram V2 compressed, base64 form that
-// other HdrHistogram implementations read.
+// other HdrHistogram implementations read, with an encoder from a pool.
 func encodeHist(h *hist) string {
 	if h == nil || h.TotalCount() == 0 {
 		return ""
 	}
-	b, err := h.Encode()
-	if err != nil {
-		// Encoding a well-formed in-memory histogram cannot fail.
-		panic(fmt.Sprintf("metrics: encode histogram: %v", err))
-	}
-	return string(b)
+	e := encoders.Get().(*histEncoder)
+	defer encoders.Put(e)
+	return e.encode(h)
 }
+
+// encoders are the histEncoders of encodeHist.
+var encoders = sync.Pool{New: func() any { return new(histEncoder) }}
 
 // decodeHist reads a histogram written by encodeHist. The empty string is an
 // empty histogram.

@@ -45,6 +45,17 @@ type liveWindow struct {
 	droppedN int64
 }
 
+// recycle returns an empty aggregate for the next interval's push: the one
+// that push will evict from the window, or a new one.
+func (w *liveWindow) recycle() *stats {
+	if s := w.stats[w.next]; s != nil {
+		w.stats[w.next] = nil
+		s.reset()
+		return s
+	}
+	return newStats()
+}
+
 func (w *liveWindow) push(p *result.Point, all *stats) {
 	w.stats[w.next] = all
 	w.spans[w.next] = p.DurationS

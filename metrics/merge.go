@@ -191,6 +191,7 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 	type slot struct {
 		p   result.Point
 		all *stats
+		eps endpointSum
 	}
 	var slots []*slot
 	for i, part := range parts {
@@ -213,9 +214,14 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 				return nil, fmt.Errorf("merge: part %d, series at %gs: %w", i+1, q.T, err)
 			}
 			if q.Requests > 0 {
-				c := counts{requests: q.Requests, latMinNs: NsOf(q.Latency.Min), latMaxNs: NsOf(q.Latency.Max), latSumNs: int64(math.Round(q.Latency.Mean * 1e6 * float64(q.Requests)))}
+				c := pointCounts(q.Requests, 0, &q.Latency)
 				s.all.counts.merge(&c)
 				s.all.latency.Merge(h)
+			}
+			for _, e := range q.Endpoints {
+				if err := s.eps.add(&e); err != nil {
+					return nil, fmt.Errorf("merge: part %d, series at %gs, endpoint %q: %w", i+1, q.T, e.Name, err)
+				}
 			}
 			s.p.DurationS = math.Max(s.p.DurationS, q.DurationS)
 			s.p.Users += q.Users
@@ -253,6 +259,7 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 		s.p.Requests = s.all.requests
 		s.p.Latency = percentilesOfCounts(s.all.latency, &s.all.counts)
 		s.p.LatencyHistogram = encodeHist(s.all.latency)
+		s.p.Endpoints = s.eps.points()
 		if s.p.DurationS > 0 {
 			s.p.RPS = float64(s.p.Requests) / s.p.DurationS
 		}

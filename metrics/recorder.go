@@ -44,6 +44,11 @@ type Recorder struct {
 	warmup  result.Warmup // counts of the warm-up period
 	warmEnd time.Time
 	streams streamRecorder // long-lived connections; see streamrecord.go
+	// The fold's reused scratch: the encoder of the series' histograms,
+	// and the endpoints' shares of an interval (endpointseries.go).
+	enc          histEncoder
+	shares       []endpointShare
+	mergedShares []*stats
 
 	stop chan struct{}
 	done chan struct{}
@@ -183,7 +188,7 @@ func (r *Recorder) fold(end time.Time) {
 		from = time.Duration((last.T + last.DurationS) * float64(time.Second))
 	}
 	span := end.Sub(r.start) - from
-	all := newStats()
+	all := r.live.recycle()
 	for id, ep := range iv.eps {
 		if ep == nil || ep.empty() {
 			continue
@@ -195,13 +200,13 @@ func (r *Recorder) fold(end time.Time) {
 			r.run[id] = newStats()
 		}
 		r.run[id].merge(ep)
-		all.merge(ep)
+		all.mergeLatency(ep)
 	}
 	for _, ep := range iv.warm {
 		if ep == nil || ep.empty() {
 			continue
 		}
-		all.merge(ep)
+		all.mergeLatency(ep)
 		r.warmup.Requests += ep.requests
 		r.warmup.Failures += ep.failures
 	}
@@ -227,7 +232,9 @@ func (r *Recorder) fold(end time.Time) {
 	if span > 0 {
 		p.RPS = float64(all.requests) / span.Seconds()
 	}
-	p.LatencyHistogram = encodeHist(all.latency)
+	p.LatencyHistogram = r.enc.encode(all.latency)
+	shares := r.endpointShares(iv)
+	p.Endpoints = r.endpointPoints(shares)
 	if r.probe != nil {
 		p.Generator = r.probe.Sample()
 	}
@@ -239,7 +246,7 @@ func (r *Recorder) fold(end time.Time) {
 	r.foldStreams(&p)
 	r.series = append(r.series, p)
 	if r.onTick != nil {
-		r.onTick(r.tick(&p, iv))
+		r.onTick(r.tick(&p, shares))
 	}
 	r.live.push(&p, all)
 	r.liveMu.Lock()

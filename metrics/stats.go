@@ -17,6 +17,13 @@ func (s *stats) merge(o *stats) {
 	s.ok.Merge(o.ok)
 }
 
+// mergeLatency adds o's counts and latency histogram into s, leaving out
+// the histograms of service time and of the successes.
+func (s *stats) mergeLatency(o *stats) {
+	s.counts.merge(&o.counts)
+	s.latency.Merge(o.latency)
+}
+
 func (s *stats) reset() {
 	s.counts.reset()
 	s.latency.Reset()

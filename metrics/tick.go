@@ -52,22 +52,13 @@ type Bucket struct {
 // Result may be called for the run so far. Call OnTick before Begin.
 func (r *Recorder) OnTick(fn func(*Tick)) { r.onTick = fn }
 
-// tick builds the interval's Tick from iv, for onTick.
-func (r *Recorder) tick(p *result.Point, iv *interval) *Tick {
+// tick builds the interval's Tick from the endpoints' shares, for onTick.
+func (r *Recorder) tick(p *result.Point, shares []endpointShare) *Tick {
 	t := &Tick{Point: *p}
-	n := max(len(iv.eps), len(iv.warm))
-	for id := range n {
-		st := newStats()
-		for _, eps := range [][]*stats{iv.eps, iv.warm} {
-			if id < len(eps) && eps[id] != nil && eps[id].requests > 0 {
-				st.merge(eps[id])
-			}
-		}
-		if st.requests == 0 {
-			continue
-		}
+	for _, sh := range shares {
+		st := sh.st
 		t.Endpoints = append(t.Endpoints, EndpointTick{
-			Name:           r.endpointName(EndpointID(id)),
+			Name:           r.endpointName(sh.id),
 			Requests:       st.requests,
 			Failures:       st.failures,
 			Outcomes:       outcomesOf(&st.counts),

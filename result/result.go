@@ -235,6 +235,22 @@ type Point struct {
 	Generator        GeneratorPoint `json:"generator"`
 	// Streams, once the run has had any, counts its long-lived connections.
 	Streams *StreamPoint `json:"streams,omitempty"`
+	// Endpoints are the shares of the statistics rows that completed
+	// operations in the interval, in the order the rows were first used.
+	// Results written before surge kept them have none.
+	Endpoints []EndpointPoint `json:"endpoints,omitempty"`
+}
+
+// An EndpointPoint is one statistics row's share of a Point: the operations
+// of the row that completed in the interval (the warm-up's too, as in the
+// Point) and their latency, with its histogram so that merged results
+// rebuild it exactly.
+type EndpointPoint struct {
+	Name             string      `json:"name"`
+	Requests         int64       `json:"requests"`
+	Failures         int64       `json:"failures"`
+	Latency          Percentiles `json:"latency_ms"`
+	LatencyHistogram string      `json:"latency_histogram,omitempty"`
 }
 
 // GeneratorPoint is the load generator's own state over one interval.

@@ -3,6 +3,7 @@ package result
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/surge-load/surge/sanitize"
 )
@@ -36,8 +37,10 @@ func (r *Result) Sanitize() {
 			e.Samples[j].Endpoints = sanitizeKeys(e.Samples[j].Endpoints)
 		}
 	}
+	names := map[string]string{} // endpoint names sanitized, as the series repeats them
 	for i := range r.Series {
 		r.Series[i].Errors = sanitizeKeys(r.Series[i].Errors)
+		r.Series[i].Endpoints = sanitizeEndpointPoints(r.Series[i].Endpoints, names)
 	}
 	for i := range r.Thresholds {
 		t := &r.Thresholds[i]
@@ -87,6 +90,31 @@ func (s *Stats) sanitize() {
 
 // sanitizeKeys returns m with its keys made safe by sanitize.Text; keys
 // that become equal add up.
+// sanitizeEndpointPoints returns eps with their names sanitized (clean maps
+// each name seen to its sanitized form). It copies eps before changing a
+// name, never writing into a series a recorder may share.
+func sanitizeEndpointPoints(eps []EndpointPoint, clean map[string]string) []EndpointPoint {
+	var out []EndpointPoint
+	for j := range eps {
+		name := eps[j].Name
+		n, ok := clean[name]
+		if !ok {
+			n = sanitize.Text(name)
+			clean[name] = n
+		}
+		if n != name {
+			if out == nil {
+				out = slices.Clone(eps)
+			}
+			out[j].Name = n
+		}
+	}
+	if out == nil {
+		return eps
+	}
+	return out
+}
+
 func sanitizeKeys(m map[string]int64) map[string]int64 {
 	for k := range m {
 		if sanitize.Text(k) != k {

@@ -1,0 +1,124 @@
+package metrics
+
+import (
+	"math"
+
+	"github.com/surge-load/surge/result"
+)
+
+// An endpointShare is one endpoint's operations in an interval, the warm-up's
+// included (as the series counts them).
+type endpointShare struct {
+	id EndpointID
+	st *stats
+}
+
+// endpointShares lists the endpoints with operations in iv. An endpoint with
+// both warm-up and measured operations in the interval is merged into a
+// scratch aggregate of the collector's, reused from one interval to the next.
+func (r *Recorder) endpointShares(iv *interval) []endpointShare {
+	out := r.shares[:0]
+	n := max(len(iv.eps), len(iv.warm))
+	for id := range n {
+		var a, b *stats
+		if id < len(iv.eps) && iv.eps[id] != nil && iv.eps[id].requests > 0 {
+			a = iv.eps[id]
+		}
+		if id < len(iv.warm) && iv.warm[id] != nil && iv.warm[id].requests > 0 {
+			b = iv.warm[id]
+		}
+		switch {
+		case a == nil && b == nil:
+			continue
+		case a == nil:
+			a = b
+		case b != nil:
+			m := statsIn(&r.mergedShares, EndpointID(id))
+			m.reset()
+			m.merge(a)
+			m.merge(b)
+			a = m
+		}
+		out = append(out, endpointShare{EndpointID(id), a})
+	}
+	r.shares = out
+	return out
+}
+
+// endpointPoints makes the series' per-endpoint points of an interval.
+func (r *Recorder) endpointPoints(shares []endpointShare) []result.EndpointPoint {
+	if len(shares) == 0 {
+		return nil
+	}
+	out := make([]result.EndpointPoint, len(shares))
+	for i, sh := range shares {
+		out[i] = result.EndpointPoint{
+			Name:             r.endpointName(sh.id),
+			Requests:         sh.st.requests,
+			Failures:         sh.st.failures,
+			Latency:          percentilesOfCounts(sh.st.latency, &sh.st.counts),
+			LatencyHistogram: r.enc.encode(sh.st.latency),
+		}
+	}
+	return out
+}
+
+// pointCounts are the counts behind a point of the series: requests,
+// failures and the latencies' exact extremes and sum.
+func pointCounts(requests, failures int64, lat *result.Percentiles) counts {
+	return counts{
+		requests: requests, failures: failures,
+		latMinNs: NsOf(lat.Min), latMaxNs: NsOf(lat.Max),
+		latSumNs: int64(math.Round(lat.Mean * 1e6 * float64(requests))),
+	}
+}
+
+// endpointSum adds up the endpoints' points of one interval from several
+// results: counts add and histograms merge, so that percentiles are those
+// of all the operations, never averages.
+type endpointSum struct {
+	order []string
+	by    map[string]*stats
+}
+
+func (s *endpointSum) add(e *result.EndpointPoint) error {
+	if e.Requests <= 0 {
+		return nil
+	}
+	h, err := decodeHist(e.LatencyHistogram)
+	if err != nil {
+		return err
+	}
+	if s.by == nil {
+		s.by = map[string]*stats{}
+	}
+	st := s.by[e.Name]
+	if st == nil {
+		st = &stats{latency: newHist()}
+		s.by[e.Name] = st
+		s.order = append(s.order, e.Name)
+	}
+	c := pointCounts(e.Requests, e.Failures, &e.Latency)
+	st.counts.merge(&c)
+	st.latency.Merge(h)
+	return nil
+}
+
+// points returns the sums, in the order first seen.
+func (s *endpointSum) points() []result.EndpointPoint {
+	if len(s.order) == 0 {
+		return nil
+	}
+	out := make([]result.EndpointPoint, len(s.order))
+	for i, name := range s.order {
+		st := s.by[name]
+		out[i] = result.EndpointPoint{
+			Name:             name,
+			Requests:         st.requests,
+			Failures:         st.failures,
+			Latency:          percentilesOfCounts(st.latency, &st.counts),
+			LatencyHistogram: encodeHist(st.latency),
+		}
+	}
+	return out
+}

@@ -10,6 +10,9 @@
 #     and vegeta
 #   one compiled scenario step (a URL template and a JSON capture) vs the
 #     bare GET, both surge, closed loop
+#   surge's first second of each open-model run vs its steady seconds: the
+#     p99 of second 0 against the p99 of the full seconds after it, merged
+#     from the result's per-second histograms (bench/firstsecond.py)
 #
 # CPU per request is the generator process's user + system time (GNU time)
 # over the requests it completed. hey and vegeta are `go install`ed into a
@@ -76,8 +79,8 @@ scenarios:
         capture: {id: json.id}
 YAML
 
-rows=$dir/rows
-: > "$rows"
+rows=$dir/rows firsts=$dir/firsts
+: > "$rows"; : > "$firsts"
 # row RUN TOOL REQUESTS RPS P99MS MISSED CPU_SECONDS
 row() { echo "$1|$2|$3|$4|$5|$6|$7" >> "$rows"; }
 
@@ -97,6 +100,7 @@ run, cpu, path = sys.argv[1], sys.argv[2], sys.argv[3]
 t = json.load(open(path))["totals"]
 print(f"{run}|surge|{t['requests']}|{t['rps']:.0f}|{t['latency_ms']['p99']:.2f}|{t['dropped']}|{cpu}")
 PY
+	python3 "$root/bench/firstsecond.py" "$run" "$dir/r.json" >> "$firsts"
 }
 
 wrk_row() { # RUN TOOL, then wrk arguments; wrk's --latency table has 99%
@@ -160,9 +164,10 @@ for rate in $RATES; do
 done
 
 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$rows" "$loadavg" "$(nproc)" <<'PY'
+python3 - "$rows" "$loadavg" "$(nproc)" "$firsts" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1]) if l.strip()]
+firsts = {l.split("|")[0]: [float(x) for x in l.split("|")[1:]] for l in open(sys.argv[4]) if l.strip()}
 print(f"load average at the end {sys.argv[2]} on {sys.argv[3]} cores\n")
 print("| run | tool | requests | req/s | p99 ms | dropped/missed | CPU µs/req |")
 print("|---|---|---:|---:|---:|---:|---:|")
@@ -192,4 +197,8 @@ for (run, tool), v in by.items():
         print(f"| {run}: p99 ≤ 1.5× wrk2's | {v['p99']:.2f} / {w2['p99']:.2f} ms = {r:.2f}× | {verdict(r <= 1.5)} |")
         r = v["us"] / w2["us"]
         print(f"| {run}: CPU/request ≤ 2× wrk2's | {v['us']:.1f} / {w2['us']:.1f} µs = {r:.2f}× | {verdict(r <= 2)} |")
+    if run in firsts:
+        first, steady = firsts[run]
+        r = first / steady if steady > 0 else float("nan")
+        print(f"| {run}: first second's p99 ≤ 2× the steady seconds' | {first:.2f} / {steady:.2f} ms = {r:.2f}× | {verdict(r <= 2)} |")
 PY

@@ -21,6 +21,7 @@ type wireBytes struct {
 // hides ReadFrom and WriteTo, which would let io.Copy bypass the counting.
 type countingConn struct {
 	net.Conn
+	sock  *rawSocket // the TCP socket under Conn, read and written raw; nil for others
 	bytes *wireBytes
 	dial  *dialRecord // how the connection was opened
 	epoch time.Time   // origin of lastWrite
@@ -37,7 +38,13 @@ type countingConn struct {
 }
 
 func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
+	var n int
+	var err error
+	if c.sock != nil {
+		n, err = c.sock.read(p)
+	} else {
+		n, err = c.Conn.Read(p)
+	}
 	c.bytes.in.Add(int64(n))
 	if err != nil {
 		c.readFailed(err)
@@ -74,7 +81,13 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	now := stamp(c.epoch)
 	c.lastWrite.Store(now)
 	c.bytes.out.Add(int64(len(p)))
-	n, err := c.Conn.Write(p)
+	var n int
+	var err error
+	if c.sock != nil {
+		n, err = c.sock.write(p)
+	} else {
+		n, err = c.Conn.Write(p)
+	}
 	if n < len(p) {
 		c.bytes.out.Add(int64(n - len(p)))
 	}

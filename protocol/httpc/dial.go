@@ -146,7 +146,7 @@ func (d *dialer) dialRecorded(ctx context.Context, network, addr string, rec *di
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{Conn: conn, bytes: d.bytes, dial: rec, epoch: d.epoch}, nil
+	return &countingConn{Conn: conn, sock: newRawSocket(conn), bytes: d.bytes, dial: rec, epoch: d.epoch}, nil
 }
 
 // tcpDialer returns the dialer for the next connection: the local

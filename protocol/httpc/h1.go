@@ -74,7 +74,7 @@ func (h *h1State) init(c *client) {
 		}
 	}
 	h.peekFn = func(fd uintptr) bool {
-		h.peekN, _, h.peekErr = syscall.Recvfrom(int(fd), h.peekBuf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		h.peekN, h.peekErr = peekByte(fd, &h.peekBuf)
 		return true
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,6 +103,9 @@ func TestPagesInChromium(t *testing.T) {
 		{"report-streams.html", report(readFixture(t, "streams.json")), 7,
 			map[string]int{"endpoints": 3, "streams": 2, "stream-timings": 13},
 			map[string]int{`figure[data-chart="streams"]`: 1, `figure[data-chart="stream-ends"]`: 1, "#stream-figures .figure": 6, "#charts .chart-key li": 1}},
+		{"report-polling.html", report(polling.result()), 8,
+			map[string]int{"endpoints": 3, "timing": 4, "errors": 2},
+			map[string]int{"fieldset.endpoint-pick input[type=checkbox]": 3, "fieldset.endpoint-pick input:checked": 3, `#endpoint-charts figure[data-chart="endpoint-latency"]`: 1}},
 		{"report-outage.html", report(outage.result()), 5,
 			map[string]int{"endpoints": 1, "timing": 1, "errors": 2},
 			map[string]int{"ul.findings li": 2, "#charts .chart-key li": 6}},
@@ -207,6 +211,9 @@ func TestPagesInChromium(t *testing.T) {
 			if pg.name == "report.html" {
 				checkSort(t, tab)
 			}
+			if pg.name == "report-polling.html" {
+				checkEndpointPick(t, tab)
+			}
 			// Every table fits the page: none scrolls sideways to hide a run.
 			wide, err := chromedp.Run(tab, chromedp.Evaluate[int](`[...document.querySelectorAll(".scroll")].filter(d => d.scrollWidth > d.clientWidth + 1).length`))
 			if err != nil {
@@ -265,5 +272,101 @@ func checkSort(t *testing.T, tab context.Context) {
 				break
 			}
 		}
+	}
+}
+
+// checkEndpointPick unticks an endpoint in the charts by endpoint and checks
+// that its line is gone from them (the chart's series and the pixels of its
+// colour), that ticking it again brings it back, and that picking p99
+// draws each endpoint's p99 instead of its p95.
+func checkEndpointPick(t *testing.T, tab context.Context) {
+	t.Helper()
+	type drawn struct {
+		Labels []string    `json:"labels"`
+		Pixels int         `json:"pixels"` // of the folder listing's colour
+		Title  string      `json:"title"`
+		Data   [][]float64 `json:"data"`
+	}
+	const read = `((chart) => {
+	  const u = window.surgePlots.find(u => u.root.closest("figure").dataset.chart === chart);
+	  if (!u) return {labels: [], pixels: 0, title: "", data: []};
+	  const src = u.root.querySelector("canvas");
+	  // A copy to read, so that no canvas of the page is read back twice.
+	  const c = document.createElement("canvas");
+	  c.width = src.width; c.height = src.height;
+	  const ctx = c.getContext("2d", {willReadFrequently: true});
+	  ctx.drawImage(src, 0, 0);
+	  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+	  let pixels = 0; // #4c78a8, the first endpoint's colour
+	  for (let i = 0; i < d.length; i += 4) {
+	    if (d[i + 3] > 200 && Math.abs(d[i] - 0x4c) < 24 && Math.abs(d[i + 1] - 0x78) < 24 && Math.abs(d[i + 2] - 0xa8) < 24) pixels++;
+	  }
+	  return {labels: u.series.slice(1).map(s => s.label), pixels, title: u.root.closest("figure").querySelector("figcaption").textContent,
+	    data: u.data.slice(1).map(v => v.map(x => x == null ? -1 : x))};
+	})`
+	get := func(chart string) drawn {
+		t.Helper()
+		d, err := chromedp.Run(tab, chromedp.Evaluate[drawn](read+`(`+strconv.Quote(chart)+`)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	click := func(js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](js+`; true`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const folders = "GET /api/v1/folders/{id}"
+	before := get("endpoint-throughput")
+	if len(before.Labels) != 3 || before.Labels[0] != folders || before.Pixels < 50 {
+		t.Fatalf("before picking: %q with %d pixels of the first endpoint's colour", before.Labels, before.Pixels)
+	}
+	// The folder listing stalled at 42–43 s: its line drops to 0 there,
+	// the others' do not.
+	for i, l := range before.Labels {
+		v := before.Data[i]
+		if stalled := v[42] == 0 && v[43] == 0; stalled != (l == folders) {
+			t.Errorf("%s: ok/s at 42–43 s %v, %v", l, v[42], v[43])
+		}
+	}
+	untick := `[...document.querySelectorAll("fieldset.endpoint-pick label")].find(l => l.dataset.endpoint === ` + strconv.Quote(folders) + `).querySelector("input").click()`
+	click(untick)
+	after := get("endpoint-throughput")
+	if len(after.Labels) != 2 || slices.Contains(after.Labels, folders) {
+		t.Errorf("after unticking %s the chart draws %q", folders, after.Labels)
+	}
+	if after.Pixels*5 > before.Pixels {
+		t.Errorf("after unticking %s, %d pixels of its colour remain (%d before)", folders, after.Pixels, before.Pixels)
+	}
+	for _, chart := range []string{"endpoint-failures", "endpoint-latency"} {
+		if l := get(chart).Labels; len(l) != 2 || slices.Contains(l, folders) {
+			t.Errorf("after unticking %s the %s chart draws %q", folders, chart, l)
+		}
+	}
+	click(untick)
+	if again := get("endpoint-throughput"); len(again.Labels) != 3 || again.Pixels < before.Pixels/2 {
+		t.Errorf("ticked again: %q with %d pixels", again.Labels, again.Pixels)
+	}
+	p95 := get("endpoint-latency")
+	click(`(() => { const s = document.querySelector('select[data-pick="percentile"]'); s.value = "p99"; s.dispatchEvent(new Event("change")); })()`)
+	p99 := get("endpoint-latency")
+	if !strings.Contains(p99.Title, "p99") || len(p99.Data) != 3 {
+		t.Fatalf("after picking p99: %q, %d series", p99.Title, len(p99.Data))
+	}
+	higher := 0
+	for i := range p99.Data {
+		for k := range p99.Data[i] {
+			if p99.Data[i][k] < p95.Data[i][k] {
+				t.Fatalf("%s at %d: p99 %v under p95 %v", p99.Labels[i], k, p99.Data[i][k], p95.Data[i][k])
+			}
+			if p99.Data[i][k] > p95.Data[i][k] {
+				higher++
+			}
+		}
+	}
+	if higher == 0 {
+		t.Error("picking p99 drew the same values as p95")
 	}
 }

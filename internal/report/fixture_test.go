@@ -56,6 +56,13 @@ type synth struct {
 	// From second saturateFrom on (if not zero) the generator is saturated:
 	// its CPU is busy and it starts work late.
 	saturateFrom int
+	// endpointPoints gives every point of the series its endpoints' shares
+	// (result.EndpointPoint), as the recorder does.
+	endpointPoints bool
+	// The endpoint numbered stallEndpoint (from 1; 0: none) completes
+	// nothing in the seconds from stallFrom up to stallTo, then what was
+	// held, late, in the second after.
+	stallEndpoint, stallFrom, stallTo int
 }
 
 type synthEndpoint struct {
@@ -122,6 +129,7 @@ func (s synth) build() *result.Result {
 		res.Warmup = &result.Warmup{DurationS: float64(s.warmupS)}
 	}
 	ph := newHist()
+	eph := make([]*acc, len(s.endpoints)) // the endpoints' shares of the second
 	samples := map[string]map[string]int64{}
 	errEndpoints := map[string]map[string]int64{}
 	for sec := 0; sec < s.seconds; sec++ {
@@ -129,6 +137,13 @@ func (s synth) build() *result.Result {
 		ph.Reset()
 		pmin, pmax := int64(math.MaxInt64), int64(0)
 		for i, e := range s.endpoints {
+			if s.endpointPoints {
+				if eph[i] == nil {
+					eph[i] = newAcc()
+				}
+				eph[i].h.Reset()
+				eph[i].minUs, eph[i].maxUs, eph[i].reqs, eph[i].fails = math.MaxInt64, 0, 0, 0
+			}
 			rate := e.rps
 			if s.rampS > 0 && sec < s.rampS {
 				rate = e.rps * float64(sec+1) / float64(s.rampS)
@@ -138,8 +153,18 @@ func (s synth) build() *result.Result {
 				rate *= s.refusalsX
 			}
 			n := int(math.Round(rate + rng.NormFloat64()*math.Sqrt(rate)))
-			for range max(n, 0) {
+			stalled := i+1 == s.stallEndpoint && sec >= s.stallFrom && sec < s.stallTo
+			held := 0
+			if stalled {
+				n = 0
+			} else if i+1 == s.stallEndpoint && sec == s.stallTo {
+				held = int(rate) * (s.stallTo - s.stallFrom)
+			}
+			for k := range max(n+held, 0) {
 				ms := e.medianMs * math.Exp(e.sigma*rng.NormFloat64())
+				if k >= n {
+					ms += 1000 * float64(s.stallTo-s.stallFrom) * rng.Float64()
+				}
 				for _, at := range s.spikeAt {
 					if at == sec {
 						ms += s.spikeMs * rng.Float64()
@@ -158,6 +183,14 @@ func (s synth) build() *result.Result {
 				}
 				us := max(int64(ms*1000), 1)
 				accs := []*acc{total, eps[i]}
+				if s.endpointPoints {
+					eph[i].h.RecordValue(max(int64(ms*1000), 1))
+					eph[i].minUs, eph[i].maxUs = min(eph[i].minUs, max(int64(ms*1000), 1)), max(eph[i].maxUs, max(int64(ms*1000), 1))
+					eph[i].reqs++
+					if class != "" {
+						eph[i].fails++
+					}
+				}
 				if sec < s.warmupS {
 					accs = nil
 					res.Warmup.Requests++
@@ -203,6 +236,12 @@ func (s synth) build() *result.Result {
 			}
 		}
 		p.RPS = float64(p.Requests)
+		for i, a := range eph {
+			if a != nil && a.reqs > 0 {
+				p.Endpoints = append(p.Endpoints, result.EndpointPoint{Name: s.endpoints[i].name, Requests: a.reqs, Failures: a.fails,
+					Latency: percentilesOf(a.h, a.minUs, a.maxUs), LatencyHistogram: encode(a.h)})
+			}
+		}
 		p.Latency = percentilesOf(ph, pmin, pmax)
 		p.LatencyHistogram = encode(ph)
 		p.Generator = result.GeneratorPoint{CPUPercent: 20 + 10*rng.Float64(), Goroutines: 90, HeapBytes: 8 << 20, FDs: 60, LagP99Ms: 0.5 + rng.Float64(), LagMaxMs: 2}
@@ -308,6 +347,15 @@ var shop = synth{
 		{name: "PATCH /api/v1/folders/{id}", rps: 10, medianMs: 120, sigma: 0.6, timeoutMs: 1000},
 	},
 }
+
+// polling is shop with the endpoints' shares of every second, in which
+// the folder listing stalls for two seconds (42–43 s) while the others go
+// on: the fixture of the charts by endpoint.
+var polling = func() synth {
+	s := shop
+	s.endpointPoints, s.stallEndpoint, s.stallFrom, s.stallTo = true, 1, 42, 44
+	return s
+}()
 
 // outage is a synthetic run of one endpoint with a warm-up, a collapse
 // (every connection refused for eight seconds, then a recovery) and a

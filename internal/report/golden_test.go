@@ -75,6 +75,7 @@ func TestReportDataGolden(t *testing.T) {
 	}
 	golden(t, "shop.report.json", indented(t, NewReportData(shop.result())))
 	golden(t, "outage.report.json", indented(t, NewReportData(outage.result())))
+	golden(t, "polling.report.json", indented(t, NewReportData(polling.result())))
 }
 
 func TestMarkdownGolden(t *testing.T) {

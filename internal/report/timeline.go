@@ -59,6 +59,10 @@ type Timeline struct {
 	// and events over time.
 	Streams *StreamTimeline `json:"streams,omitempty"`
 
+	// Endpoints are each statistics row's share of the series, on the same
+	// points; absent for a result without per-endpoint points.
+	Endpoints []EndpointTimeline `json:"endpoints,omitempty"`
+
 	// Bands and Marks are the periods and moments of the run's findings
 	// that the charts shade and mark (the report's timeline only).
 	Bands []Band `json:"bands"`
@@ -122,9 +126,16 @@ func newTimeline(r *result.Result, size int) *Timeline {
 		tl.Errors[i].Class = c
 	}
 	tl.Streams = newStreamTimeline(pts)
+	eps := newEndpointTimelines(r, pts)
 	for lo := 0; lo < len(pts); lo += size {
 		b := pts[lo:min(lo+size, len(pts))]
-		tl.add(b, classes)
+		durS := tl.add(b, classes)
+		if eps != nil {
+			eps.add(b, durS)
+		}
+	}
+	if eps != nil {
+		tl.Endpoints = eps.rows
 	}
 	if tl.Intervals > 0 && size == 1 {
 		tl.StepS = medianDuration(pts)
@@ -132,8 +143,9 @@ func newTimeline(r *result.Result, size int) *Timeline {
 	return tl
 }
 
-// add appends one point made of the intervals in b.
-func (tl *Timeline) add(b []*result.Point, classes []string) {
+// add appends one point made of the intervals in b and returns its length
+// in seconds.
+func (tl *Timeline) add(b []*result.Point, classes []string) float64 {
 	var durS, cpu, latW, p50, p95, p99 float64
 	var users, busy, reqs, fails, drops int64
 	maxMs, lag := math.NaN(), 0.0
@@ -194,6 +206,7 @@ func (tl *Timeline) add(b []*result.Point, classes []string) {
 	if tl.Streams != nil {
 		tl.Streams.add(b, durS)
 	}
+	return durS
 }
 
 // openModel reports whether r's load follows an arrival schedule.

@@ -468,6 +468,7 @@
           { label: "CPU", values: ch.cpu_pct, color: C.cpu },
           { label: "lag p99", values: ch.lag_p99_ms, color: C.lag, scale: "y2", unit: "ms" }] });
       (ch.server || []).forEach(function (sc) { serverChart(sc, grid, timeChart); });
+      if (ch.endpoints && ch.endpoints.length) endpointCharts(ch, section(app, "Over time, by endpoint", "endpoint-charts"));
     }
 
     // Endpoints.
@@ -670,6 +671,72 @@
     box.appendChild(holder);
     box.appendChild(el("label", null, ["Series of " + sc.key.split(".")[0] + " to draw" + (sc.left ? " (" + sc.left + " flatter ones left out)" : ""), sel]));
     draw();
+  }
+
+  // ENDPOINTS_PICKED is how many endpoints the charts by endpoint draw at
+  // first: the busiest.
+  var ENDPOINTS_PICKED = 5;
+  // endpointPick is what was picked, kept while the live page redraws.
+  var endpointPick = null;
+
+  // endpointCharts draws, for the endpoints picked in a list of
+  // checkboxes, their successful and failed requests per second and a
+  // latency percentile picked in a select, one line per endpoint.
+  function endpointCharts(ch, s) {
+    var rows = ch.endpoints;
+    var colour = {};
+    rows.forEach(function (r, i) { colour[r.name] = PALETTE[i % PALETTE.length]; });
+    if (!endpointPick) {
+      endpointPick = { picked: {}, pct: "p95" };
+      rows.slice().sort(function (a, b) { return b.requests - a.requests; }).slice(0, ENDPOINTS_PICKED)
+        .forEach(function (r) { endpointPick.picked[r.name] = true; });
+    }
+    var picked = endpointPick.picked, pct = endpointPick.pct;
+    var holder = el("div", { class: "charts" });
+    var draw = function () {
+      dropCharts(holder);
+      while (holder.firstChild) holder.removeChild(holder.firstChild);
+      var list = rows.filter(function (r) { return picked[r.name]; });
+      if (!list.length) {
+        holder.appendChild(el("p", { class: "note" }, "Pick endpoints to draw from the list."));
+      } else {
+        var lines = function (get) { return list.map(function (r) { return { label: r.name, values: get(r), color: colour[r.name] }; }); };
+        var spec = function (o) { o.x = ch.t; o.bands = ch.bands; o.marks = ch.marks; return chart(holder, o); };
+        spec({ key: "endpoint-throughput", title: "Throughput by endpoint: ok requests per second", yLabel: "ok per second", unit: "req/s",
+          series: lines(function (r) { return r.ok_s; }) });
+        spec({ key: "endpoint-failures", title: "Failures by endpoint: failed requests per second", yLabel: "failed per second", unit: "req/s",
+          series: lines(function (r) { return r.failed_s; }) });
+        spec({ key: "endpoint-latency", title: "Latency by endpoint: " + pct + " (from the intended start)", yLabel: "latency", unit: "ms",
+          series: lines(function (r) { return r[pct + "_ms"]; }) });
+      }
+      window.surgePlots = charts.map(function (c) { return c.u; });
+    };
+    var pick = el("fieldset", { class: "endpoint-pick" }, [el("legend", null, "Endpoints to draw")].concat(rows.map(function (r) {
+      var cb = el("input", { type: "checkbox", value: r.name });
+      cb.checked = !!picked[r.name];
+      cb.addEventListener("change", function () { picked[r.name] = cb.checked; draw(); });
+      return el("label", { "data-endpoint": r.name }, [cb, el("span", { class: "swatch", style: "background:" + colour[r.name] }), r.name]);
+    })));
+    var sel = el("select", { "aria-label": "latency percentile", "data-pick": "percentile" }, ["p50", "p95", "p99"].map(function (p) {
+      var o = el("option", { value: p }, p);
+      if (p === pct) o.selected = true;
+      return o;
+    }));
+    sel.addEventListener("change", function () { pct = endpointPick.pct = sel.value; draw(); });
+    pick.appendChild(el("label", { class: "percentile" }, ["latency percentile ", sel]));
+    s.appendChild(pick);
+    if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "The " + ENDPOINTS_PICKED + " busiest of " + rows.length + " endpoints are drawn at first; tick others to add them."));
+    s.appendChild(holder);
+    draw();
+  }
+
+  // dropCharts destroys the charts drawn inside parent and forgets them.
+  function dropCharts(parent) {
+    charts = charts.filter(function (c) {
+      if (!parent.contains(c.plot)) return true;
+      c.u.destroy();
+      return false;
+    });
   }
 
   function errorColour(cls, i) {

@@ -1,0 +1,104 @@
+package report
+
+import (
+	"math"
+
+	"github.com/surge-load/surge/result"
+)
+
+// An EndpointTimeline is one statistics row's share of the timeline, on the
+// same points: its successes and failures per second and its latency
+// percentiles, from the result's per-endpoint points (result.EndpointPoint).
+// A point in which the row completed nothing has 0 per second and no
+// latency (null).
+type EndpointTimeline struct {
+	Name string `json:"name"`
+	// Requests counts the row's operations over the series (the warm-up's
+	// included, as in the charts): the page picks the busiest to draw first.
+	Requests int64  `json:"requests"`
+	OK       Values `json:"ok_s"`
+	Failed   Values `json:"failed_s"`
+	P50      Values `json:"p50_ms"`
+	P95      Values `json:"p95_ms"`
+	P99      Values `json:"p99_ms"`
+}
+
+// endpointTimelines accumulates the rows' shares of the timeline's points.
+type endpointTimelines struct {
+	rows  []EndpointTimeline
+	index map[string]int
+	// Of the point being built, by row: requests, failures, and the sums
+	// of the percentiles weighted by requests.
+	reqs, fails   []int64
+	p50, p95, p99 []float64
+}
+
+// newEndpointTimelines returns the accumulator of the rows of r's series, in
+// the order of r's endpoint table (rows only the series has come after),
+// or nil if the series has no per-endpoint points (a result from before
+// surge kept them).
+func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimelines {
+	e := &endpointTimelines{index: map[string]int{}}
+	add := func(name string) {
+		if _, ok := e.index[name]; !ok {
+			e.index[name] = len(e.rows)
+			e.rows = append(e.rows, EndpointTimeline{Name: name})
+		}
+	}
+	found := false
+	for _, p := range pts {
+		if len(p.Endpoints) > 0 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	for _, ep := range r.Endpoints {
+		add(ep.Name)
+	}
+	for _, p := range pts {
+		for _, ep := range p.Endpoints {
+			add(ep.Name)
+		}
+	}
+	n := len(e.rows)
+	e.reqs, e.fails = make([]int64, n), make([]int64, n)
+	e.p50, e.p95, e.p99 = make([]float64, n), make([]float64, n), make([]float64, n)
+	return e
+}
+
+// add appends one point made of the intervals in b, durS seconds long:
+// rates are the point's counts over its length, percentiles the means of
+// the intervals' weighted by their requests (as the timeline's own).
+func (e *endpointTimelines) add(b []*result.Point, durS float64) {
+	clear(e.reqs)
+	clear(e.fails)
+	clear(e.p50)
+	clear(e.p95)
+	clear(e.p99)
+	for _, p := range b {
+		for _, ep := range p.Endpoints {
+			i := e.index[ep.Name]
+			w := float64(ep.Requests)
+			e.reqs[i] += ep.Requests
+			e.fails[i] += ep.Failures
+			e.p50[i] += w * ep.Latency.P50
+			e.p95[i] += w * ep.Latency.P95
+			e.p99[i] += w * ep.Latency.P99
+		}
+	}
+	for i := range e.rows {
+		row := &e.rows[i]
+		row.Requests += e.reqs[i]
+		row.OK = append(row.OK, float64(e.reqs[i]-e.fails[i])/durS)
+		row.Failed = append(row.Failed, float64(e.fails[i])/durS)
+		w := float64(e.reqs[i])
+		if w == 0 {
+			row.P50, row.P95, row.P99 = append(row.P50, math.NaN()), append(row.P95, math.NaN()), append(row.P99, math.NaN())
+			continue
+		}
+		row.P50, row.P95, row.P99 = append(row.P50, e.p50[i]/w), append(row.P95, e.p95[i]/w), append(row.P99, e.p99[i]/w)
+	}
+}

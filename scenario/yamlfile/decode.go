@@ -116,6 +116,13 @@ func (d *decoder) record(path string, n ast.Node) {
 	d.pos[path] = p
 }
 
+// read records that the value of path is node n and returns the node
+// that holds the value (resolve).
+func (d *decoder) read(n ast.Node, path string) ast.Node {
+	d.record(path, n)
+	return d.resolve(n)
+}
+
 // firstKey returns the first pair of a mapping, or nil.
 func firstKey(n ast.Node) ast.Node {
 	switch x := n.(type) {
@@ -284,9 +291,7 @@ func (d *decoder) mapping(n ast.Node, path string, known []string, what string) 
 	if !d.count(n, path) {
 		return nil, false
 	}
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	ps, ok := d.pairs(n, path, 0)
 	if !ok {
 		d.fail(orig, path, "write it as key: value lines or {key: value}", "%s must be a mapping, not %s", what, describe(n))
@@ -330,9 +335,7 @@ func (d *decoder) list(n ast.Node, path, what string) ([]ast.Node, bool) {
 	if !d.count(n, path) {
 		return nil, false
 	}
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	seq, ok := n.(*ast.SequenceNode)
 	if !ok {
 		d.fail(orig, path, "write it as lines starting with - or as [a, b]", "%s must be a list, not %s", what, describe(n))
@@ -343,9 +346,7 @@ func (d *decoder) list(n ast.Node, path, what string) ([]ast.Node, bool) {
 
 // str returns the text of the scalar n.
 func (d *decoder) str(n ast.Node, path, what string) (string, bool) {
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	switch x := n.(type) {
 	case *ast.StringNode:
 		return x.Value, true
@@ -363,37 +364,49 @@ func (d *decoder) str(n ast.Node, path, what string) (string, bool) {
 
 // integer returns the integer n.
 func (d *decoder) integer(n ast.Node, path, what string) (int, bool) {
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	if x, ok := n.(*ast.IntegerNode); ok {
-		switch v := x.Value.(type) {
-		case int64:
-			if v >= math.MinInt && v <= math.MaxInt {
-				return int(v), true
-			}
-		case uint64:
-			if v <= math.MaxInt {
-				return int(v), true
-			}
+		if v, fits := intOf(x); fits {
+			return v, true
 		}
 	}
 	d.fail(orig, path, "write a whole number such as 10", "%s must be a whole number, not %s", what, valueText(n))
 	return 0, false
 }
 
+// intOf returns the integer x holds, and whether it fits in an int.
+func intOf(x *ast.IntegerNode) (int, bool) {
+	switch v := x.Value.(type) {
+	case int64:
+		if v >= math.MinInt && v <= math.MaxInt {
+			return int(v), true
+		}
+	case uint64:
+		if v <= math.MaxInt {
+			return int(v), true
+		}
+	}
+	return 0, false
+}
+
+// floatOf returns the integer x holds as a float64.
+func floatOf(x *ast.IntegerNode) (float64, bool) {
+	switch v := x.Value.(type) {
+	case int64:
+		return float64(v), true
+	case uint64:
+		return float64(v), true
+	}
+	return 0, false
+}
+
 // number returns the number n.
 func (d *decoder) number(n ast.Node, path, what string) (float64, bool) {
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	switch x := n.(type) {
 	case *ast.IntegerNode:
-		switch v := x.Value.(type) {
-		case int64:
-			return float64(v), true
-		case uint64:
-			return float64(v), true
+		if v, ok := floatOf(x); ok {
+			return v, true
 		}
 	case *ast.FloatNode:
 		return x.Value, true
@@ -404,9 +417,7 @@ func (d *decoder) number(n ast.Node, path, what string) (float64, bool) {
 
 // duration returns the duration n, written as 30s, 1m30s or 500ms.
 func (d *decoder) duration(n ast.Node, path, what string) (time.Duration, bool) {
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	if x, ok := n.(*ast.IntegerNode); ok && fmt.Sprint(x.Value) == "0" {
 		return 0, true
 	}
@@ -457,9 +468,7 @@ func (d *decoder) value(n ast.Node, path string) any {
 	if !d.count(n, path) {
 		return nil
 	}
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	if !d.enter(orig, path) {
 		return nil
 	}
@@ -481,17 +490,11 @@ func (d *decoder) value(n ast.Node, path string) any {
 		}
 		return out
 	case *ast.IntegerNode:
-		switch v := x.Value.(type) {
-		case int64:
-			if v >= math.MinInt && v <= math.MaxInt {
-				return int(v)
-			}
-			return float64(v)
-		case uint64:
-			if v <= math.MaxInt {
-				return int(v)
-			}
-			return float64(v)
+		if v, fits := intOf(x); fits {
+			return v
+		}
+		if v, ok := floatOf(x); ok {
+			return v
 		}
 	case *ast.FloatNode:
 		return x.Value

@@ -1,54 +1,27 @@
 package yamlfile
 
 import (
-	"fmt"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/surge-load/surge/scenario"
 )
 
-var grpcKeys = []string{"method", "target", "message", "metadata", "deadline", "proto", "import_paths"}
+// grpcFields are the keys of a grpc step.
+var grpcFields = fieldsOf(
+	scalar("method", "the method", (*decoder).str, func(g *scenario.GRPC) *string { return &g.Method }),
+	scalar("target", "the target", (*decoder).str, func(g *scenario.GRPC) *string { return &g.Target }),
+	scalar("message", "message", (*decoder).plain, func(g *scenario.GRPC) *any { return &g.Message }),
+	scalar("metadata", "metadata", (*decoder).stringMap, func(g *scenario.GRPC) *map[string]string { return &g.Metadata }),
+	scalar("deadline", "deadline", (*decoder).duration, func(g *scenario.GRPC) *time.Duration { return &g.Deadline }),
+	scalar("proto", "a file name", oneOrList("a file name", (*decoder).str), func(g *scenario.GRPC) *[]string { return &g.Proto }),
+	scalar("import_paths", "a file name", oneOrList("a file name", (*decoder).str), func(g *scenario.GRPC) *[]string { return &g.ImportPaths }),
+)
 
 // grpc decodes a grpc step.
 func (d *decoder) grpc(n ast.Node, path string) *scenario.GRPC {
 	g := &scenario.GRPC{}
-	fields, ok := d.mapping(n, path, grpcKeys, "grpc")
-	if !ok {
-		return g
-	}
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "method":
-			g.Method, _ = d.str(f.val, p, "the method")
-		case "target":
-			g.Target, _ = d.str(f.val, p, "the target")
-		case "message":
-			g.Message = d.value(f.val, p)
-		case "metadata":
-			g.Metadata, _ = d.stringMap(f.val, p, "metadata")
-		case "deadline":
-			g.Deadline, _ = d.duration(f.val, p, "deadline")
-		case "proto", "import_paths":
-			var list []string
-			if _, isList := d.resolve(f.val).(*ast.SequenceNode); isList {
-				items, _ := d.list(f.val, p, f.key)
-				for i, item := range items {
-					if s, ok := d.str(item, fmt.Sprintf("%s[%d]", p, i), "a file name"); ok {
-						list = append(list, s)
-					}
-				}
-			} else if s, ok := d.str(f.val, p, "a file name"); ok {
-				list = []string{s}
-			}
-			if f.key == "proto" {
-				g.Proto = list
-			} else {
-				g.ImportPaths = list
-			}
-		}
-	}
+	grpcFields.decode(d, n, path, "grpc", g)
 	return g
 }

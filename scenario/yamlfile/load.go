@@ -1,7 +1,6 @@
 package yamlfile
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,10 +10,7 @@ import (
 	"github.com/surge-load/surge/scenario"
 )
 
-var (
-	loadKeys  = []string{"users", "rate", "iterations", "every", "burst", "ramp", "duration", "stages", "max_users", "grace"}
-	stageKeys = []string{"duration", "target"}
-)
+var loadKeys = []string{"users", "rate", "iterations", "every", "burst", "ramp", "duration", "stages", "max_users", "grace"}
 
 // The load models of a scenario file: the key that chooses each, and the
 // other keys it takes.
@@ -88,23 +84,9 @@ func (d *decoder) load(n ast.Node, path string) executor.Load {
 	// checks of the whole below would only repeat it.
 	invalid := false
 	dur := func(key string) (time.Duration, bool) {
-		f, ok := vals[key]
-		if !ok {
-			return 0, false
-		}
-		v, ok := d.duration(f.val, join(path, key), key)
-		invalid = invalid || !ok
-		return v, true
+		return loadValue(d, vals, path, key, (*decoder).duration, &invalid)
 	}
-	count := func(key string) (int, bool) {
-		f, ok := vals[key]
-		if !ok {
-			return 0, false
-		}
-		v, ok := d.integer(f.val, join(path, key), key)
-		invalid = invalid || !ok
-		return v, true
-	}
+	count := func(key string) (int, bool) { return loadValue(d, vals, path, key, (*decoder).integer, &invalid) }
 	grace, hasGrace := dur("grace")
 	if !hasGrace {
 		grace = scenario.DefaultGrace
@@ -189,6 +171,19 @@ func (d *decoder) load(n ast.Node, path string) executor.Load {
 	return c
 }
 
+// loadValue reads the value of key with read, if the load has the key; a
+// bad value sets *invalid.
+func loadValue[V any](d *decoder, vals map[string]field, path, key string, read reader[V], invalid *bool) (V, bool) {
+	f, ok := vals[key]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	v, ok := read(d, f.val, join(path, key), key)
+	*invalid = *invalid || !ok
+	return v, true
+}
+
 // defaultPool returns maxUsers, or the peak rate per second, at least 100.
 func defaultPool(start float64, stages []executor.Stage, maxUsers int) int {
 	if maxUsers > 0 {
@@ -215,42 +210,40 @@ func (d *decoder) rate(n ast.Node, path string) (float64, bool) {
 	return r, true
 }
 
+// stageFields are the keys of a stage.
+var stageFields = fieldsOf(
+	custom("duration", func(d *decoder, f field, p string, st *stageDecoding) {
+		st.Duration, st.hasDuration = d.duration(f.val, p, "duration")
+	}),
+	custom("target", func(d *decoder, f field, p string, st *stageDecoding) {
+		if st.open {
+			st.Target, st.hasTarget = d.rate(f.val, p)
+			return
+		}
+		var u int
+		u, st.hasTarget = d.integer(f.val, p, "target")
+		st.Target = float64(u)
+	}),
+)
+
+// A stageDecoding is a stage as it is decoded: whether its target is a
+// rate, and whether its duration and target were read.
+type stageDecoding struct {
+	executor.Stage
+	open, hasDuration, hasTarget bool
+}
+
 // stages decodes the stages of a model: targets are users, or rates when
 // open.
 func (d *decoder) stages(n ast.Node, path string, open bool) []executor.Stage {
-	items, ok := d.list(n, path, "stages")
-	if !ok {
-		return nil
-	}
 	var out []executor.Stage
-	for i, item := range items {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		fields, ok := d.mapping(item, p, stageKeys, "a stage")
-		if !ok {
-			continue
-		}
-		var st executor.Stage
-		var hasDur, hasTarget bool
-		for _, f := range fields {
-			fp := join(p, f.key)
-			d.recordKey(fp, f.node)
-			switch f.key {
-			case "duration":
-				st.Duration, hasDur = d.duration(f.val, fp, "duration")
-			case "target":
-				if open {
-					st.Target, hasTarget = d.rate(f.val, fp)
-				} else {
-					var u int
-					u, hasTarget = d.integer(f.val, fp, "target")
-					st.Target = float64(u)
-				}
-			}
-		}
-		if !hasDur || !hasTarget {
+	d.mappings(n, path, "stages", stageFields.keys, "a stage", func(item ast.Node, p string, fields []field) {
+		st := stageDecoding{open: open}
+		stageFields.decodeFields(d, fields, p, &st)
+		if !st.hasDuration || !st.hasTarget {
 			d.fail(item, p, "write it as {duration: 30s, target: 100}", "a stage needs duration and target")
 		}
-		out = append(out, st)
-	}
+		out = append(out, st.Stage)
+	})
 	return out
 }

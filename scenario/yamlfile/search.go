@@ -1,56 +1,54 @@
 package yamlfile
 
 import (
+	"time"
+
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/surge-load/surge/scenario"
 )
 
-var searchKeys = []string{"users", "rate", "factor", "add", "max", "step", "warmup", "budget"}
-
-// search decodes the search section: the first level as users or rate
-// (which also names the model), and the steps.
-func (d *decoder) search(n ast.Node) *scenario.Search {
-	fields, ok := d.mapping(n, "search", searchKeys, "search")
-	if !ok {
-		return nil
-	}
-	s := &scenario.Search{}
-	for _, f := range fields {
-		p := join("search", f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "users":
-			if s.Model == "rate" {
-				d.fail(f.node, p, "keep one: users searches the closed model, rate the open one", "users contradicts rate")
-				continue
-			}
-			s.Model = "users"
+// searchFields are the keys of the search section: the first level as
+// users or rate (which also names the model), and the steps.
+var searchFields = fieldsOf(
+	custom("users", func(d *decoder, f field, p string, s *scenario.Search) {
+		if d.searchModel(f, p, s, "users", "rate") {
 			if n, ok := d.integer(f.val, p, "users"); ok {
 				s.Start = float64(n)
 			}
-		case "rate":
-			if s.Model == "users" {
-				d.fail(f.node, p, "keep one: users searches the closed model, rate the open one", "rate contradicts users")
-				continue
-			}
-			s.Model = "rate"
+		}
+	}),
+	custom("rate", func(d *decoder, f field, p string, s *scenario.Search) {
+		if d.searchModel(f, p, s, "rate", "users") {
 			if r, ok := d.rate(f.val, p); ok {
 				s.Start = r
 			}
-		case "factor":
-			s.Factor, _ = d.number(f.val, p, "factor")
-		case "add":
-			s.Add, _ = d.number(f.val, p, "add")
-		case "max":
-			s.Max, _ = d.number(f.val, p, "max")
-		case "step":
-			s.Step, _ = d.duration(f.val, p, "step")
-		case "warmup":
-			s.Warmup, _ = d.duration(f.val, p, "warmup")
-		case "budget":
-			s.Budget, _ = d.duration(f.val, p, "budget")
 		}
+	}),
+	scalar("factor", "factor", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Factor }),
+	scalar("add", "add", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Add }),
+	scalar("max", "max", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Max }),
+	scalar("step", "step", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Step }),
+	scalar("warmup", "warmup", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Warmup }),
+	scalar("budget", "budget", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Budget }),
+)
+
+// search decodes the search section.
+func (d *decoder) search(n ast.Node) *scenario.Search {
+	s := &scenario.Search{}
+	if !searchFields.decode(d, n, "search", "search", s) {
+		return nil
 	}
 	return s
+}
+
+// searchModel sets the search's model to model, the key of f, unless the
+// other one is already set; it reports whether it did.
+func (d *decoder) searchModel(f field, p string, s *scenario.Search, model, other string) bool {
+	if s.Model == other {
+		d.fail(f.node, p, "keep one: users searches the closed model, rate the open one", "%s contradicts %s", model, other)
+		return false
+	}
+	s.Model = model
+	return true
 }

@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -13,99 +14,182 @@ import (
 
 // The keys of each mapping of a scenario file.
 var (
-	topKeys      = []string{"target", "defaults", "vars", "pools", "data", "setup", "scenarios", "warmup", "thresholds", "outputs", "search", "monitor"}
-	defaultsKeys = []string{"headers", "timeout", "cookies", "http2", "http3"}
-	dataKeys     = []string{"list", "range", "csv", "jsonl", "order"}
-	rangeKeys    = []string{"from", "to", "step", "format"}
-	scenarioKeys = []string{"load", "start_after", "think", "on_start", "tasks", "flow"}
-	methodKeys   = []string{"get", "post", "put", "patch", "delete", "head", "options"}
-	stepKeys     = append([]string{"name", "when", "method", "url", "query", "headers", "json", "form", "body",
-		"timeout", "expect", "capture", "set", "append", "remove", "sleep", "steps", "repeat", "while", "on_failure", "error_key", "sse", "ws", "grpc"}, methodKeys...)
-	taskKeys   = append([]string{"weight"}, stepKeys...)
-	expectKeys = []string{"status", "contains", "max_duration", "that"}
-)
-
-// spec decodes the document's top-level mapping.
-func (d *decoder) spec(root ast.Node) *scenario.Spec {
-	s := &scenario.Spec{}
-	fields, ok := d.mapping(root, "", topKeys, "a scenario file")
-	if !ok {
-		return s
-	}
-	for _, f := range fields {
-		p := f.key
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "target":
-			s.Target, _ = d.str(f.val, p, "target")
-		case "defaults":
-			d.defaults(f.val, &s.Defaults)
-		case "vars":
-			if vs, ok := d.mapping(f.val, p, nil, "vars"); ok {
-				s.Vars = map[string]any{}
-				for _, v := range vs {
-					d.recordKey(join(p, v.key), v.node)
-					s.Vars[v.key] = d.value(v.val, join(p, v.key))
-				}
-			}
-		case "pools":
-			s.Pools = d.pools(f.val)
-		case "data":
-			s.Data = d.data(f.val)
-		case "setup":
-			s.Setup = d.steps(f.val, p)
-		case "scenarios":
-			s.Scenarios = d.scenarios(f.val)
-		case "warmup":
-			s.Warmup, _ = d.duration(f.val, p, "warmup")
-		case "search":
-			s.Search = d.search(f.val)
-		case "monitor":
-			s.Monitor, _ = d.stringMap(f.val, p, "a monitor spec")
-		case "outputs":
-			items, _ := d.list(f.val, p, "outputs")
-			for i, item := range items {
-				if o, ok := d.str(item, fmt.Sprintf("%s[%d]", p, i), "an output, KIND=URL"); ok {
-					s.Outputs = append(s.Outputs, o)
-				}
-			}
-		case "thresholds":
-			items, _ := d.list(f.val, p, "thresholds")
-			for i, item := range items {
-				if t, ok := d.str(item, fmt.Sprintf("%s[%d]", p, i), "a threshold"); ok {
-					s.Thresholds = append(s.Thresholds, t)
-				}
-			}
-		}
-	}
-	return s
-}
-
-func (d *decoder) defaults(n ast.Node, out *scenario.Defaults) {
-	fields, _ := d.mapping(n, "defaults", defaultsKeys, "defaults")
-	for _, f := range fields {
-		p := join("defaults", f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "headers":
-			out.Headers, _ = d.stringMap(f.val, p, "headers")
-		case "timeout":
-			out.Timeout, _ = d.duration(f.val, p, "timeout")
-		case "cookies":
+	specFields = fieldsOf(
+		scalar("target", "target", (*decoder).str, func(s *scenario.Spec) *string { return &s.Target }),
+		custom("defaults", func(d *decoder, f field, p string, s *scenario.Spec) {
+			defaultsFields.decode(d, f.val, p, "defaults", &s.Defaults)
+		}),
+		custom("vars", func(d *decoder, f field, p string, s *scenario.Spec) { s.Vars = d.vars(f.val, p) }),
+		custom("pools", func(d *decoder, f field, p string, s *scenario.Spec) { s.Pools = d.pools(f.val) }),
+		custom("data", func(d *decoder, f field, p string, s *scenario.Spec) { s.Data = d.data(f.val) }),
+		custom("setup", func(d *decoder, f field, p string, s *scenario.Spec) { s.Setup = d.steps(f.val, p) }),
+		custom("scenarios", func(d *decoder, f field, p string, s *scenario.Spec) { s.Scenarios = d.scenarios(f.val) }),
+		scalar("warmup", "warmup", (*decoder).duration, func(s *scenario.Spec) *time.Duration { return &s.Warmup }),
+		scalar("thresholds", "thresholds", listOf("a threshold", (*decoder).str), func(s *scenario.Spec) *[]string { return &s.Thresholds }),
+		scalar("outputs", "outputs", listOf("an output, KIND=URL", (*decoder).str), func(s *scenario.Spec) *[]string { return &s.Outputs }),
+		custom("search", func(d *decoder, f field, p string, s *scenario.Spec) { s.Search = d.search(f.val) }),
+		scalar("monitor", "a monitor spec", (*decoder).stringMap, func(s *scenario.Spec) *map[string]string { return &s.Monitor }),
+	)
+	defaultsFields = fieldsOf(
+		scalar("headers", "headers", (*decoder).stringMap, func(o *scenario.Defaults) *map[string]string { return &o.Headers }),
+		scalar("timeout", "timeout", (*decoder).duration, func(o *scenario.Defaults) *time.Duration { return &o.Timeout }),
+		custom("cookies", func(d *decoder, f field, p string, o *scenario.Defaults) {
 			on, _ := d.boolean(f.val, p, "cookies")
-			out.NoCookies = !on
-		case "http2":
+			o.NoCookies = !on
+		}),
+		custom("http2", func(d *decoder, f field, p string, o *scenario.Defaults) {
 			if v, ok := d.str(f.val, p, "http2"); ok {
 				h, err := httpc.ParseHTTP2(v)
 				if err != nil {
 					d.fail(f.val, p, "write true (HTTP/2 when a TLS server offers it), false (HTTP/1.1 only) or prior-knowledge (h2c on http URLs)", "%v", err)
 				}
-				out.HTTP2 = h
+				o.HTTP2 = h
 			}
-		case "http3":
-			out.HTTP3, _ = d.boolean(f.val, p, "http3")
-		}
+		}),
+		scalar("http3", "http3", (*decoder).boolean, func(o *scenario.Defaults) *bool { return &o.HTTP3 }),
+	)
+	dataFields = fieldsOf(
+		custom("list", func(d *decoder, f field, p string, ds *scenario.Data) {
+			items, _ := d.list(f.val, p, "list")
+			ds.List = make([]any, len(items))
+			for i, item := range items {
+				ds.List[i] = d.value(item, fmt.Sprintf("%s[%d]", p, i))
+			}
+		}),
+		custom("range", func(d *decoder, f field, p string, ds *scenario.Data) { ds.Range = d.rangeOf(f.val, p) }),
+		scalar("csv", "csv", (*decoder).str, func(ds *scenario.Data) *string { return &ds.CSV }),
+		scalar("jsonl", "jsonl", (*decoder).str, func(ds *scenario.Data) *string { return &ds.JSONL }),
+		custom("order", func(d *decoder, f field, p string, ds *scenario.Data) {
+			if o, ok := d.str(f.val, p, "order"); ok {
+				switch scenario.Order(o) {
+				case scenario.Random, scenario.Sequential, scenario.Unique:
+					ds.Order = scenario.Order(o)
+				default:
+					d.fail(f.val, p, fixOr(o, []string{"random", "sequential", "unique"}, "use random, sequential or unique"),
+						"order %q is not one of random, sequential, unique", o)
+				}
+			}
+		}),
+	)
+	rangeFields = fieldsOf(
+		custom("from", func(d *decoder, f field, p string, r *rangeDecoding) { r.From, r.from = d.integer(f.val, p, "from") }),
+		custom("to", func(d *decoder, f field, p string, r *rangeDecoding) { r.To, r.to = d.integer(f.val, p, "to") }),
+		scalar("step", "step", (*decoder).integer, func(r *rangeDecoding) *int { return &r.Step }),
+		scalar("format", "format", (*decoder).str, func(r *rangeDecoding) *string { return &r.Format }),
+	)
+	scenarioFields = fieldsOf(
+		custom("load", func(d *decoder, f field, p string, sc *scenarioDecoding) { sc.load, sc.Load = f.val, d.load(f.val, p) }),
+		scalar("start_after", "start_after", (*decoder).duration, func(sc *scenarioDecoding) *time.Duration { return &sc.StartAfter }),
+		scalar("think", "think", (*decoder).pause, func(sc *scenarioDecoding) *scenario.Pause { return &sc.Think }),
+		custom("on_start", func(d *decoder, f field, p string, sc *scenarioDecoding) { sc.OnStart = d.steps(f.val, p) }),
+		custom("tasks", func(d *decoder, f field, p string, sc *scenarioDecoding) { sc.Tasks = d.tasks(f.val, p) }),
+		custom("flow", func(d *decoder, f field, p string, sc *scenarioDecoding) { sc.Flow = d.steps(f.val, p) }),
+	)
+	methodKeys    = []string{"get", "post", "put", "patch", "delete", "head", "options"}
+	requestFields = fieldsOf(
+		scalar("query", "query", (*decoder).stringMap, func(r *scenario.Request) *map[string]string { return &r.Query }),
+		scalar("headers", "headers", (*decoder).stringMap, func(r *scenario.Request) *map[string]string { return &r.Headers }),
+		scalar("json", "json", (*decoder).object, func(r *scenario.Request) *any { return &r.JSON }),
+		scalar("form", "form", (*decoder).stringMap, func(r *scenario.Request) *map[string]string { return &r.Form }),
+		scalar("body", "body", (*decoder).str, func(r *scenario.Request) *string { return &r.Body }),
+		scalar("timeout", "timeout", (*decoder).duration, func(r *scenario.Request) *time.Duration { return &r.Timeout }),
+	)
+	expectFields = fieldsOf(
+		scalar("status", "status", oneOrList("a status", (*decoder).integer), func(e *scenario.Expect) *[]int { return &e.Status }),
+		scalar("contains", "contains", (*decoder).str, func(e *scenario.Expect) *string { return &e.Contains }),
+		scalar("max_duration", "max_duration", (*decoder).duration, func(e *scenario.Expect) *time.Duration { return &e.MaxDuration }),
+		scalar("that", "that", oneOrList("an expression", (*decoder).str), func(e *scenario.Expect) *[]string { return &e.That }),
+	)
+	// stepFields and taskFields are set by init: a step holds steps.
+	stepFields *fieldTable[stepDecoding]
+	taskFields *fieldTable[taskDecoding]
+)
+
+func init() {
+	var fields []fieldDecoder[stepDecoding]
+	add := func(fds ...fieldDecoder[stepDecoding]) { fields = append(fields, fds...) }
+	add(
+		scalar("name", "name", (*decoder).str, func(x *stepDecoding) *string { return &x.step.Name }),
+		scalar("when", "when", (*decoder).str, func(x *stepDecoding) *string { return &x.step.When }),
+		custom("method", (*decoder).stepMethod),
+		custom("url", func(d *decoder, f field, p string, x *stepDecoding) {
+			x.urlKey, x.hasRequest = f.node, true
+			x.req.URL, _ = d.str(f.val, p, "the URL")
+		}),
+	)
+	add(within(requestFields, func(x *stepDecoding) *scenario.Request { return &x.req })...)
+	add(
+		custom("expect", func(d *decoder, f field, p string, x *stepDecoding) { x.step.Expect = d.expect(f.val, p) }),
+		scalar("capture", "capture", (*decoder).stringMap, func(x *stepDecoding) *map[string]string { return &x.step.Capture }),
+		scalar("set", "set", (*decoder).stringMap, func(x *stepDecoding) *map[string]string { return &x.step.Set }),
+		scalar("append", "append", (*decoder).stringMap, func(x *stepDecoding) *map[string]string { return &x.step.Append }),
+		scalar("remove", "remove", (*decoder).stringMap, func(x *stepDecoding) *map[string]string { return &x.step.Remove }),
+		scalar("sleep", "sleep", (*decoder).pause, func(x *stepDecoding) *scenario.Pause { return &x.step.Sleep }),
+		custom("steps", func(d *decoder, f field, p string, x *stepDecoding) { x.step.Steps = d.steps(f.val, p) }),
+		scalar("repeat", "repeat", (*decoder).integer, func(x *stepDecoding) *int { return &x.step.Repeat }),
+		scalar("while", "while", (*decoder).str, func(x *stepDecoding) *string { return &x.step.While }),
+		scalar("on_failure", "on_failure", (*decoder).str, func(x *stepDecoding) *string { return &x.step.OnFailure }),
+		scalar("error_key", "error_key", (*decoder).str, func(x *stepDecoding) *string { return &x.step.ErrorKey }),
+		custom("sse", func(d *decoder, f field, p string, x *stepDecoding) { x.step.SSE = d.sse(f.val, p) }),     // see stream.go
+		custom("ws", func(d *decoder, f field, p string, x *stepDecoding) { x.step.WebSocket = d.ws(f.val, p) }), // see stream.go
+		custom("grpc", func(d *decoder, f field, p string, x *stepDecoding) { x.step.GRPC = d.grpc(f.val, p) }),  // see grpc.go
+	)
+	for _, m := range methodKeys {
+		add(custom(m, (*decoder).stepMethodKey))
 	}
+	stepFields = fieldsOf(fields...)
+	taskFields = fieldsOf(append([]fieldDecoder[taskDecoding]{
+		scalar("weight", "weight", (*decoder).integer, func(t *taskDecoding) *int { return &t.weight }),
+	}, within(stepFields, func(t *taskDecoding) *stepDecoding { return &t.step })...)...)
+}
+
+// A rangeDecoding is a range as it is decoded, with whether its bounds
+// were read.
+type rangeDecoding struct {
+	scenario.Range
+	from, to bool
+}
+
+// A scenarioDecoding is a scenario as it is decoded, with its load's node.
+type scenarioDecoding struct {
+	scenario.Scenario
+	load ast.Node
+}
+
+// A stepDecoding is a step as it is decoded: its request apart, and the
+// keys that name the request's method and URL.
+type stepDecoding struct {
+	step              scenario.Step
+	req               scenario.Request
+	methodKey, urlKey ast.Node
+	hasRequest        bool
+}
+
+// A taskDecoding is a task as it is decoded: a step with a weight.
+type taskDecoding struct {
+	weight int
+	step   stepDecoding
+}
+
+// spec decodes the document's top-level mapping.
+func (d *decoder) spec(root ast.Node) *scenario.Spec {
+	s := &scenario.Spec{}
+	specFields.decode(d, root, "", "a scenario file", s)
+	return s
+}
+
+// vars decodes the vars mapping: any names, plain values.
+func (d *decoder) vars(n ast.Node, path string) map[string]any {
+	vs, ok := d.mapping(n, path, nil, "vars")
+	if !ok {
+		return nil
+	}
+	out := map[string]any{}
+	for _, v := range vs {
+		d.recordKey(join(path, v.key), v.node)
+		out[v.key] = d.value(v.val, join(path, v.key))
+	}
+	return out
 }
 
 func (d *decoder) pools(n ast.Node) map[string][]any {
@@ -143,40 +227,10 @@ func (d *decoder) data(n ast.Node) map[string]scenario.Data {
 	for _, src := range sources {
 		p := join("data", src.key)
 		d.recordKey(p, src.node)
-		fields, ok := d.mapping(src.val, p, dataKeys, "a data source")
-		if !ok {
-			continue
-		}
 		var ds scenario.Data
-		for _, f := range fields {
-			fp := join(p, f.key)
-			d.recordKey(fp, f.node)
-			switch f.key {
-			case "list":
-				items, _ := d.list(f.val, fp, "list")
-				ds.List = make([]any, len(items))
-				for i, item := range items {
-					ds.List[i] = d.value(item, fmt.Sprintf("%s[%d]", fp, i))
-				}
-			case "range":
-				ds.Range = d.rangeOf(f.val, fp)
-			case "csv":
-				ds.CSV, _ = d.str(f.val, fp, "csv")
-			case "jsonl":
-				ds.JSONL, _ = d.str(f.val, fp, "jsonl")
-			case "order":
-				if o, ok := d.str(f.val, fp, "order"); ok {
-					switch scenario.Order(o) {
-					case scenario.Random, scenario.Sequential, scenario.Unique:
-						ds.Order = scenario.Order(o)
-					default:
-						d.fail(f.val, fp, fixOr(o, []string{"random", "sequential", "unique"}, "use random, sequential or unique"),
-							"order %q is not one of random, sequential, unique", o)
-					}
-				}
-			}
+		if dataFields.decode(d, src.val, p, "a data source", &ds) {
+			out[src.key] = ds
 		}
-		out[src.key] = ds
 	}
 	return out
 }
@@ -190,30 +244,14 @@ func fixOr(s string, candidates []string, fix string) string {
 }
 
 func (d *decoder) rangeOf(n ast.Node, path string) *scenario.Range {
-	fields, ok := d.mapping(n, path, rangeKeys, "a range")
-	if !ok {
+	var r rangeDecoding
+	if !rangeFields.decode(d, n, path, "a range", &r) {
 		return nil
 	}
-	r := &scenario.Range{}
-	var from, to bool
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "from":
-			r.From, from = d.integer(f.val, p, "from")
-		case "to":
-			r.To, to = d.integer(f.val, p, "to")
-		case "step":
-			r.Step, _ = d.integer(f.val, p, "step")
-		case "format":
-			r.Format, _ = d.str(f.val, p, "format")
-		}
-	}
-	if !from || !to {
+	if !r.from || !r.to {
 		d.fail(n, path, "write it as range: {from: 1, to: 100}", "a range needs from and to")
 	}
-	return r
+	return &r.Range
 }
 
 func (d *decoder) scenarios(n ast.Node) []scenario.Scenario {
@@ -225,170 +263,52 @@ func (d *decoder) scenarios(n ast.Node) []scenario.Scenario {
 	for _, f := range fields {
 		p := join("scenarios", f.key)
 		d.recordKey(p, f.node)
-		sc := scenario.Scenario{Name: f.key}
-		body, ok := d.mapping(f.val, p, scenarioKeys, "a scenario")
-		if !ok {
+		sc := scenarioDecoding{Scenario: scenario.Scenario{Name: f.key}}
+		if !scenarioFields.decode(d, f.val, p, "a scenario", &sc) {
 			continue
 		}
-		var load ast.Node
-		for _, b := range body {
-			bp := join(p, b.key)
-			d.recordKey(bp, b.node)
-			switch b.key {
-			case "load":
-				load = b.val
-				sc.Load = d.load(b.val, bp)
-			case "start_after":
-				sc.StartAfter, _ = d.duration(b.val, bp, "start_after")
-			case "think":
-				sc.Think, _ = d.pause(b.val, bp, "think")
-			case "on_start":
-				sc.OnStart = d.steps(b.val, bp)
-			case "tasks":
-				sc.Tasks = d.tasks(b.val, bp)
-			case "flow":
-				sc.Flow = d.steps(b.val, bp)
-			}
-		}
-		if load == nil {
+		if sc.load == nil {
 			d.fail(f.node, p, "add one, such as load: {users: 10, duration: 1m}", "scenario %s has no load", f.key)
 			sc.Load = nil
 		}
-		out = append(out, sc)
+		out = append(out, sc.Scenario)
 	}
 	return out
 }
 
 func (d *decoder) tasks(n ast.Node, path string) []scenario.Task {
-	items, ok := d.list(n, path, "tasks")
-	if !ok {
-		return nil
-	}
 	var out []scenario.Task
-	for i, item := range items {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		t := scenario.Task{Weight: 1}
-		fields, ok := d.mapping(item, p, taskKeys, "a task")
-		if !ok {
-			continue
-		}
-		var rest []field
-		for _, f := range fields {
-			if f.key == "weight" {
-				d.recordKey(join(p, f.key), f.node)
-				t.Weight, _ = d.integer(f.val, join(p, f.key), "weight")
-				continue
-			}
-			rest = append(rest, f)
-		}
-		t.Step = d.stepFields(item, rest, p)
-		out = append(out, t)
-	}
+	d.mappings(n, path, "tasks", taskFields.keys, "a task", func(_ ast.Node, p string, fields []field) {
+		x := taskDecoding{weight: 1}
+		taskFields.decodeFields(d, fields, p, &x)
+		out = append(out, scenario.Task{Weight: x.weight, Step: d.step(&x.step, fields, p)})
+	})
 	return out
 }
 
 // steps decodes a list of steps.
 func (d *decoder) steps(n ast.Node, path string) []scenario.Step {
-	items, ok := d.list(n, path, "steps")
-	if !ok {
+	if _, isList := d.resolve(n).(*ast.SequenceNode); !isList {
+		d.list(n, path, "steps") // says what it is instead
 		return nil
 	}
 	if !d.enter(n, path) {
 		return nil
 	}
 	defer d.leave()
-	out := make([]scenario.Step, 0, len(items))
-	for i, item := range items {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		fields, ok := d.mapping(item, p, stepKeys, "a step")
-		if !ok {
-			continue
-		}
-		out = append(out, d.stepFields(item, fields, p))
-	}
+	out := []scenario.Step{}
+	d.mappings(n, path, "steps", stepFields.keys, "a step", func(_ ast.Node, p string, fields []field) {
+		var x stepDecoding
+		stepFields.decodeFields(d, fields, p, &x)
+		out = append(out, d.step(&x, fields, p))
+	})
 	return out
 }
 
-// stepFields decodes the fields of one step.
-func (d *decoder) stepFields(n ast.Node, fields []field, path string) scenario.Step {
-	var s scenario.Step
-	var req scenario.Request
-	var methodKey, urlKey ast.Node
-	hasRequest := false
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "get", "post", "put", "patch", "delete", "head", "options":
-			if methodKey != nil {
-				d.fail(f.node, p, "split it into one step per request", "the step has two requests: %s and %s", keyText(methodKey), f.key)
-				continue
-			}
-			methodKey, hasRequest = f.node, true
-			req.Method = strings.ToUpper(f.key)
-			req.URL, _ = d.str(f.val, p, "the URL")
-			d.pos[join(path, "url")] = d.pos[p]
-			d.pos[join(path, "method")] = d.pos[p]
-		case "method":
-			hasRequest = true
-			if methodKey != nil {
-				d.fail(f.node, p, "keep one: get: /path, or method: NAME with url: /path", "the step has both %s and method", keyText(methodKey))
-				continue
-			}
-			methodKey = f.node
-			req.Method, _ = d.str(f.val, p, "method")
-		case "url":
-			urlKey, hasRequest = f.node, true
-			req.URL, _ = d.str(f.val, p, "the URL")
-		case "query":
-			req.Query, _ = d.stringMap(f.val, p, "query")
-		case "headers":
-			req.Headers, _ = d.stringMap(f.val, p, "headers")
-		case "json":
-			req.JSON = d.value(f.val, p)
-			if req.JSON == nil {
-				req.JSON = map[string]any(nil)
-			}
-		case "form":
-			req.Form, _ = d.stringMap(f.val, p, "form")
-		case "body":
-			req.Body, _ = d.str(f.val, p, "body")
-		case "timeout":
-			req.Timeout, _ = d.duration(f.val, p, "timeout")
-		case "name":
-			s.Name, _ = d.str(f.val, p, "name")
-		case "when":
-			s.When, _ = d.str(f.val, p, "when")
-		case "expect":
-			s.Expect = d.expect(f.val, p)
-		case "capture":
-			s.Capture, _ = d.stringMap(f.val, p, "capture")
-		case "set":
-			s.Set, _ = d.stringMap(f.val, p, "set")
-		case "append":
-			s.Append, _ = d.stringMap(f.val, p, "append")
-		case "remove":
-			s.Remove, _ = d.stringMap(f.val, p, "remove")
-		case "sleep":
-			s.Sleep, _ = d.pause(f.val, p, "sleep")
-		case "steps":
-			s.Steps = d.steps(f.val, p)
-		case "repeat":
-			s.Repeat, _ = d.integer(f.val, p, "repeat")
-		case "while":
-			s.While, _ = d.str(f.val, p, "while")
-		case "on_failure":
-			s.OnFailure, _ = d.str(f.val, p, "on_failure")
-		case "error_key":
-			s.ErrorKey, _ = d.str(f.val, p, "error_key")
-		case "sse":
-			s.SSE = d.sse(f.val, p) // see stream.go
-		case "ws":
-			s.WebSocket = d.ws(f.val, p)
-		case "grpc":
-			s.GRPC = d.grpc(f.val, p) // see grpc.go
-		}
-	}
+// step checks the request of a step decoded from fields and returns the
+// step.
+func (d *decoder) step(x *stepDecoding, fields []field, path string) scenario.Step {
+	s, req, methodKey, urlKey := x.step, x.req, x.methodKey, x.urlKey
 	switch {
 	case urlKey != nil && methodKey != nil && req.Method != "" && contains(methodKeys, strings.ToLower(keyText(methodKey))):
 		d.fail(urlKey, join(path, "url"), "the URL goes after the method: get: /path", "the step has both %s and url", keyText(methodKey))
@@ -397,17 +317,41 @@ func (d *decoder) stepFields(n ast.Node, fields []field, path string) scenario.S
 	case methodKey != nil && urlKey == nil && keyText(methodKey) == "method":
 		d.fail(methodKey, join(path, "method"), "add url: /path", "method needs a url")
 	}
-	if hasRequest {
+	if x.hasRequest {
 		s.Request = &req
 	} else {
 		for _, f := range fields {
-			switch f.key {
-			case "query", "headers", "json", "form", "body", "timeout":
+			if requestFields.has(f.key) {
 				d.fail(f.node, join(path, f.key), "add the request, as in get: /path or post: /path", "%s belongs to a request, and the step has none", f.key)
 			}
 		}
 	}
 	return s
+}
+
+// stepMethodKey decodes a request written as its method's key: get: /path.
+func (d *decoder) stepMethodKey(f field, p string, x *stepDecoding) {
+	if x.methodKey != nil {
+		d.fail(f.node, p, "split it into one step per request", "the step has two requests: %s and %s", keyText(x.methodKey), f.key)
+		return
+	}
+	x.methodKey, x.hasRequest = f.node, true
+	x.req.Method = strings.ToUpper(f.key)
+	x.req.URL, _ = d.str(f.val, p, "the URL")
+	path := strings.TrimSuffix(p, "."+f.key)
+	d.pos[join(path, "url")] = d.pos[p]
+	d.pos[join(path, "method")] = d.pos[p]
+}
+
+// stepMethod decodes method: NAME, which goes with url: /path.
+func (d *decoder) stepMethod(f field, p string, x *stepDecoding) {
+	x.hasRequest = true
+	if x.methodKey != nil {
+		d.fail(f.node, p, "keep one: get: /path, or method: NAME with url: /path", "the step has both %s and method", keyText(x.methodKey))
+		return
+	}
+	x.methodKey = f.node
+	x.req.Method, _ = d.str(f.val, p, "method")
 }
 
 func keyText(n ast.Node) string {
@@ -418,44 +362,9 @@ func keyText(n ast.Node) string {
 }
 
 func (d *decoder) expect(n ast.Node, path string) *scenario.Expect {
-	fields, ok := d.mapping(n, path, expectKeys, "expect")
-	if !ok {
-		return nil
-	}
 	e := &scenario.Expect{}
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "status":
-			if items, isList := d.resolve(f.val).(*ast.SequenceNode); isList {
-				d.record(p, f.val)
-				for i, item := range items.Values {
-					if code, ok := d.integer(item, fmt.Sprintf("%s[%d]", p, i), "a status"); ok {
-						e.Status = append(e.Status, code)
-					}
-				}
-			} else if code, ok := d.integer(f.val, p, "status"); ok {
-				e.Status = []int{code}
-				d.pos[p+"[0]"] = d.pos[p]
-			}
-		case "contains":
-			e.Contains, _ = d.str(f.val, p, "contains")
-		case "max_duration":
-			e.MaxDuration, _ = d.duration(f.val, p, "max_duration")
-		case "that":
-			if items, isList := d.resolve(f.val).(*ast.SequenceNode); isList {
-				d.record(p, f.val)
-				for i, item := range items.Values {
-					if x, ok := d.str(item, fmt.Sprintf("%s[%d]", p, i), "an expression"); ok {
-						e.That = append(e.That, x)
-					}
-				}
-			} else if x, ok := d.str(f.val, p, "that"); ok {
-				e.That = []string{x}
-				d.pos[p+"[0]"] = d.pos[p]
-			}
-		}
+	if !expectFields.decode(d, n, path, "expect", e) {
+		return nil
 	}
 	return e
 }

@@ -1,7 +1,7 @@
 package yamlfile
 
 import (
-	"fmt"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -10,9 +10,38 @@ import (
 
 // The keys of the sse and ws mappings of a step.
 var (
-	sseKeys      = []string{"method", "url", "headers", "body", "timeout", "hold", "events", "until", "idle_timeout", "last_event_id", "reconnect", "max_reconnects", "sent_at", "sent_at_unit"}
-	wsKeys       = []string{"url", "headers", "timeout", "actions", "close_code"}
-	wsActionKeys = []string{"send", "send_json", "await", "timeout", "name", "capture", "hold"}
+	sseFields = fieldsOf(
+		scalar("method", "method", (*decoder).str, func(e *scenario.SSE) *string { return &e.Method }),
+		scalar("url", "the URL", (*decoder).str, func(e *scenario.SSE) *string { return &e.URL }),
+		scalar("headers", "headers", (*decoder).stringMap, func(e *scenario.SSE) *map[string]string { return &e.Headers }),
+		scalar("body", "body", (*decoder).str, func(e *scenario.SSE) *string { return &e.Body }),
+		scalar("timeout", "timeout", (*decoder).duration, func(e *scenario.SSE) *time.Duration { return &e.Timeout }),
+		scalar("hold", "hold", (*decoder).duration, func(e *scenario.SSE) *time.Duration { return &e.Hold }),
+		scalar("events", "events", (*decoder).integer, func(e *scenario.SSE) *int { return &e.Events }),
+		scalar("until", "until", (*decoder).str, func(e *scenario.SSE) *string { return &e.Until }),
+		scalar("idle_timeout", "idle_timeout", (*decoder).duration, func(e *scenario.SSE) *time.Duration { return &e.IdleTimeout }),
+		scalar("last_event_id", "last_event_id", (*decoder).str, func(e *scenario.SSE) *string { return &e.LastEventID }),
+		scalar("reconnect", "reconnect", (*decoder).boolean, func(e *scenario.SSE) *bool { return &e.Reconnect }),
+		scalar("max_reconnects", "max_reconnects", (*decoder).integer, func(e *scenario.SSE) *int { return &e.MaxReconnects }),
+		scalar("sent_at", "sent_at", (*decoder).str, func(e *scenario.SSE) *string { return &e.SentAt }),
+		scalar("sent_at_unit", "sent_at_unit", (*decoder).str, func(e *scenario.SSE) *string { return &e.SentAtUnit }),
+	)
+	wsFields = fieldsOf(
+		scalar("url", "the URL", (*decoder).str, func(w *scenario.WebSocket) *string { return &w.URL }),
+		scalar("headers", "headers", (*decoder).stringMap, func(w *scenario.WebSocket) *map[string]string { return &w.Headers }),
+		scalar("timeout", "timeout", (*decoder).duration, func(w *scenario.WebSocket) *time.Duration { return &w.Timeout }),
+		scalar("actions", "actions", listOf("a WebSocket action", (*decoder).wsAction), func(w *scenario.WebSocket) *[]scenario.WSAction { return &w.Actions }),
+		scalar("close_code", "close_code", (*decoder).integer, func(w *scenario.WebSocket) *int { return &w.CloseCode }),
+	)
+	wsActionFields = fieldsOf(
+		scalar("send", "send", (*decoder).str, func(a *scenario.WSAction) *string { return &a.Send }),
+		scalar("send_json", "send_json", (*decoder).object, func(a *scenario.WSAction) *any { return &a.JSON }),
+		scalar("await", "await", (*decoder).str, func(a *scenario.WSAction) *string { return &a.Await }),
+		scalar("timeout", "timeout", (*decoder).duration, func(a *scenario.WSAction) *time.Duration { return &a.Timeout }),
+		scalar("name", "name", (*decoder).str, func(a *scenario.WSAction) *string { return &a.Name }),
+		scalar("capture", "capture", (*decoder).stringMap, func(a *scenario.WSAction) *map[string]string { return &a.Capture }),
+		scalar("hold", "hold", (*decoder).duration, func(a *scenario.WSAction) *time.Duration { return &a.Hold }),
+	)
 )
 
 // sse decodes the sse of a step: a mapping, or just the URL.
@@ -24,113 +53,28 @@ func (d *decoder) sse(n ast.Node, path string) *scenario.SSE {
 			return e
 		}
 	}
-	fields, ok := d.mapping(n, path, sseKeys, "sse")
-	if !ok {
-		return e
-	}
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "method":
-			e.Method, _ = d.str(f.val, p, "method")
-		case "url":
-			e.URL, _ = d.str(f.val, p, "the URL")
-		case "headers":
-			e.Headers, _ = d.stringMap(f.val, p, "headers")
-		case "body":
-			e.Body, _ = d.str(f.val, p, "body")
-		case "timeout":
-			e.Timeout, _ = d.duration(f.val, p, "timeout")
-		case "hold":
-			e.Hold, _ = d.duration(f.val, p, "hold")
-		case "events":
-			e.Events, _ = d.integer(f.val, p, "events")
-		case "until":
-			e.Until, _ = d.str(f.val, p, "until")
-		case "idle_timeout":
-			e.IdleTimeout, _ = d.duration(f.val, p, "idle_timeout")
-		case "last_event_id":
-			e.LastEventID, _ = d.str(f.val, p, "last_event_id")
-		case "reconnect":
-			e.Reconnect, _ = d.boolean(f.val, p, "reconnect")
-		case "max_reconnects":
-			e.MaxReconnects, _ = d.integer(f.val, p, "max_reconnects")
-		case "sent_at":
-			e.SentAt, _ = d.str(f.val, p, "sent_at")
-		case "sent_at_unit":
-			e.SentAtUnit, _ = d.str(f.val, p, "sent_at_unit")
-		}
-	}
+	sseFields.decode(d, n, path, "sse", e)
 	return e
 }
 
 // ws decodes the ws of a step.
 func (d *decoder) ws(n ast.Node, path string) *scenario.WebSocket {
 	w := &scenario.WebSocket{}
-	fields, ok := d.mapping(n, path, wsKeys, "ws")
-	if !ok {
-		return w
-	}
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "url":
-			w.URL, _ = d.str(f.val, p, "the URL")
-		case "headers":
-			w.Headers, _ = d.stringMap(f.val, p, "headers")
-		case "timeout":
-			w.Timeout, _ = d.duration(f.val, p, "timeout")
-		case "close_code":
-			w.CloseCode, _ = d.integer(f.val, p, "close_code")
-		case "actions":
-			items, _ := d.list(f.val, p, "actions")
-			for i, item := range items {
-				w.Actions = append(w.Actions, d.wsAction(item, fmt.Sprintf("%s[%d]", p, i)))
-			}
-		}
-	}
+	wsFields.decode(d, n, path, "ws", w)
 	return w
 }
 
-func (d *decoder) wsAction(n ast.Node, path string) scenario.WSAction {
+// wsAction decodes one action of a ws step. A bad one is still an action,
+// so that the actions after it keep their places.
+func (d *decoder) wsAction(n ast.Node, path, what string) (scenario.WSAction, bool) {
 	var a scenario.WSAction
-	fields, ok := d.mapping(n, path, wsActionKeys, "a WebSocket action")
-	if !ok {
-		return a
-	}
-	for _, f := range fields {
-		p := join(path, f.key)
-		d.recordKey(p, f.node)
-		switch f.key {
-		case "send":
-			a.Send, _ = d.str(f.val, p, "send")
-		case "send_json":
-			a.JSON = d.value(f.val, p)
-			if a.JSON == nil {
-				a.JSON = map[string]any(nil)
-			}
-		case "await":
-			a.Await, _ = d.str(f.val, p, "await")
-		case "timeout":
-			a.Timeout, _ = d.duration(f.val, p, "timeout")
-		case "name":
-			a.Name, _ = d.str(f.val, p, "name")
-		case "capture":
-			a.Capture, _ = d.stringMap(f.val, p, "capture")
-		case "hold":
-			a.Hold, _ = d.duration(f.val, p, "hold")
-		}
-	}
-	return a
+	wsActionFields.decode(d, n, path, what, &a)
+	return a, true
 }
 
 // boolean returns the boolean n.
 func (d *decoder) boolean(n ast.Node, path, what string) (bool, bool) {
-	orig := n
-	n = d.resolve(n)
-	d.record(path, orig)
+	orig, n := n, d.read(n, path)
 	if x, ok := n.(*ast.BoolNode); ok {
 		return x.Value, true
 	}

@@ -14,10 +14,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/surge-load/surge/importer"
+	"github.com/surge-load/surge/internal/browsertest"
 	"github.com/surge-load/surge/scenario"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // harRecorder builds a HAR 1.2 document from the network events of a
 // Chromium tab, as the browser's developer tools do when saving one.
@@ -157,32 +156,11 @@ func (r *harRecorder) har(t *testing.T) []byte {
 // the two pages, and run against a fresh demo with every request passing,
 // which needs the cookie jar, the captured token and the captured id.
 func TestHARFromChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("SURGE_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("SURGE_REQUIRE_CHROMIUM=1 but %s is missing: apt-get install chromium", chromiumPath)
-		}
-		t.Skipf("skipping: %s is missing (apt-get install chromium)", chromiumPath)
-	}
+	browsertest.Require(t)
 	_, recorded := newDemo(t)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
+	tab := browsertest.Start(t, 60*time.Second)
 	rec := &harRecorder{tab: tab, entries: map[network.RequestID]*harRec{}}
-	if err := chromedp.Do(tab); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
 	if err := chromedp.Listen(tab, rec.listen); err != nil {
 		t.Fatal(err)
 	}

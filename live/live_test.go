@@ -17,12 +17,11 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/browsertest"
 	"github.com/surge-load/surge/live"
 	"github.com/surge-load/surge/livemetrics"
 	"github.com/surge-load/surge/result"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // running starts a 60 s open-model run at 40/s against a test server with
 // the live server on a loopback port, and returns the server and the
@@ -80,12 +79,7 @@ func post(t *testing.T, url, auth, body string) int {
 // page shows in the result's timeline; the stop button ends the run,
 // whose result is then written; /metrics is readable on loopback.
 func TestLivePageInChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("SURGE_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("SURGE_REQUIRE_CHROMIUM=1 but %s is missing: apt-get install chromium", chromiumPath)
-		}
-		t.Skipf("skipping the browser test: %s is missing (apt-get install chromium)", chromiumPath)
-	}
+	browsertest.Require(t)
 	srv, done := running(t)
 	base := "http://" + srv.Addr()
 
@@ -100,21 +94,7 @@ func TestLivePageInChromium(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
+	tab := browsertest.Start(t, 3*time.Minute)
 	if err := chromedp.Do(tab, chromedp.Navigate(srv.URL())); err != nil {
 		t.Fatalf("open the live page: %v", err)
 	}

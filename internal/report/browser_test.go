@@ -15,11 +15,10 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/surge-load/surge/internal/browsertest"
 	"github.com/surge-load/surge/result"
 )
-
-// chromiumPath is where Debian's chromium package installs the browser.
-const chromiumPath = "/usr/bin/chromium"
 
 // pageStats is what the browser test reads from a drawn page.
 type pageStats struct {
@@ -70,12 +69,7 @@ const readStats = `(() => {
 // screenshot of each page in the test's temporary directory (and in
 // $SURGE_SCREENSHOT_DIR if set).
 func TestPagesInChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("SURGE_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("SURGE_REQUIRE_CHROMIUM=1 but %s is missing: apt-get install chromium", chromiumPath)
-		}
-		t.Skipf("skipping the browser test: %s is missing (apt-get install chromium; SURGE_REQUIRE_CHROMIUM=1 makes this a failure)", chromiumPath)
-	}
+	browsertest.Require(t)
 	dir := t.TempDir()
 	base, nw := readFixture(t, "base.json"), readFixture(t, "new.json")
 	pair, err := Compare([]Labeled{{Label: "base", File: "base.json", Result: base}, {Label: "new", File: "new.json", Result: nw}})
@@ -120,24 +114,7 @@ func TestPagesInChromium(t *testing.T) {
 			map[string]int{"runs": 6, "compare": 3*len(Metrics) + len(RunMetrics)}, nil},
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browserCtx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
+	browserCtx := browsertest.Start(t, 60*time.Second)
 
 	for _, pg := range pages {
 		t.Run(pg.name, func(t *testing.T) {

@@ -70,6 +70,10 @@ type requestUser struct {
 	shard *metrics.Shard
 	req   *httpc.Request
 	tr    httpc.Transport
+	// s is the sample of the iteration in flight, reused: passed to the
+	// transport, a sample of the iteration's own would escape and cost an
+	// allocation per request.
+	s metrics.Sample
 }
 
 // Close closes the user's connections.
@@ -79,9 +83,9 @@ func (u *requestUser) Close() { u.tr.Close() }
 func (u *requestUser) Warm(ctx context.Context) { u.tr.Warm(ctx, u.req) }
 
 func (u *requestUser) Iterate(ctx context.Context, it executor.Iteration) {
-	s := metrics.Sample{Endpoint: u.ep, Intended: it.LatencyFrom()}
-	u.tr.Do(ctx, u.req, &s)
-	u.shard.Record(&s)
+	u.s = metrics.Sample{Endpoint: u.ep, Intended: it.LatencyFrom()}
+	u.tr.Do(ctx, u.req, &u.s)
+	u.shard.Record(&u.s)
 }
 
 func singleSpec(req Request, load executor.Load) map[string]any {

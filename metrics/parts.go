@@ -37,10 +37,10 @@ func segmentsOf(r *result.Result) []int {
 // CheckParts reports, as a *PartError, the first part that does not belong
 // with the parts before it: a schema this package does not write, another
 // plan (Run.PlanHash), a run given twice (Run.ID, so also a merged result
-// given with one of its own parts), a segment index outside its count,
-// segments of splits into different counts or with different starts, a
-// segment already held by an earlier part, or counts that would overflow
-// when added. Merge calls it; parts that pass merge into the result one run
+// given with one of its own parts), a start other than the first part's
+// (split or not), a segment index outside its count, segments of splits
+// into different counts, a segment already held by an earlier part, or
+// counts that would overflow when added. Merge calls it; parts that pass merge into the result one run
 // would have produced. It does not ask for every segment: see
 // CheckComplete.
 func CheckParts(parts []*result.Result) error {
@@ -77,20 +77,20 @@ func CheckParts(parts []*result.Result) error {
 		if err := addCounts(&sums, p); err != nil {
 			return fail("%v", err)
 		}
+		// Every part, split or not, ran from the same start: parts merge
+		// second by second, and two runs at different times are two runs,
+		// not one run of several machines.
+		if first := parts[0].Run.Start; !p.Run.Start.Equal(first) {
+			return fail("started at %s, part 1 at %s: the parts of one run share one start (--start-at); parts of different runs do not merge",
+				p.Run.Start.Format(time.RFC3339Nano), first.Format(time.RFC3339Nano))
+		}
 		if !segmented(p) {
 			continue
 		}
 		if split < 0 {
 			split = i
-		} else {
-			q := parts[split].Run
-			if seg.Count != q.Segment.Count {
-				return fail("is a segment of a split into %d, part %d of a split into %d: merge the segments of one split", seg.Count, split+1, q.Segment.Count)
-			}
-			if !p.Run.Start.Equal(q.Start) {
-				return fail("started at %s, part %d at %s: the segments of one split run share one start (--start-at)",
-					p.Run.Start.Format(time.RFC3339Nano), split+1, q.Start.Format(time.RFC3339Nano))
-			}
+		} else if q := parts[split].Run; seg.Count != q.Segment.Count {
+			return fail("is a segment of a split into %d, part %d of a split into %d: merge the segments of one split", seg.Count, split+1, q.Segment.Count)
 		}
 		for _, k := range segmentsOf(p) {
 			if k < 0 || k >= seg.Count {

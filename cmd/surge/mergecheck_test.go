@@ -35,6 +35,8 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 		{"p1", "1/2", startA, "40"},
 		{"p1-later", "1/2", startB, "40"}, // another --start-at
 		{"p1-other", "1/2", startA, "20"}, // another plan
+		{"u1", "", "", "40"},              // two unsplit runs of one plan,
+		{"u2", "", "", "40"},              // unrelated: each its own start
 	}
 	var wg sync.WaitGroup
 	outs := make([]string, len(runs))
@@ -43,8 +45,11 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command(surgeBin, "run", "--url", srv.URL+"/x", "--rate", r.rate, "--duration", "1s", "--max-users", "10",
-				"--segment", r.segment, "--start-at", r.start, "--out", path(r.name))
+			args := []string{"run", "--url", srv.URL + "/x", "--rate", r.rate, "--duration", "1s", "--max-users", "10", "--out", path(r.name)}
+			if r.segment != "" {
+				args = append(args, "--segment", r.segment, "--start-at", r.start)
+			}
+			cmd := exec.Command(surgeBin, args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
@@ -91,6 +96,8 @@ func TestMergeRefusesPartsThatDoNotBelong(t *testing.T) {
 		{"a part twice", []string{path("p0"), path("p0")}, "same run as part 1"},
 		{"counts that overflow", []string{path("p0"), forge("p1", "p1-huge", func(r *result.Result) { r.Totals.Requests = math.MaxInt64 - 1 })}, "more than a count can hold"},
 		{"one of two segments", []string{path("p1")}, "merge all 2 segments"},
+		{"two unrelated unsplit runs", []string{path("u1"), path("u2")}, "share one start"},
+		{"an unsplit run with a segment", []string{path("p0"), path("u1")}, "share one start"},
 	}
 	for _, c := range cases {
 		_, stderr, code := runSurge(t, append([]string{"merge"}, c.parts...)...)

@@ -87,9 +87,10 @@ func typeOf(m fs.FileMode) string {
 var ErrOutside = errors.New("outside the directories data files may be read from")
 
 // Confine checks that path, with symbolic links resolved, is inside one of
-// dirs (each also resolved). The error names the path and the directories,
-// and wraps ErrOutside.
-func Confine(path string, dirs []string) error {
+// dirs (each also resolved). written is the path as the user wrote it
+// (relative to the scenario file, say), which the error shows beside the
+// resolved absolute one, with the directories; the error wraps ErrOutside.
+func Confine(written, path string, dirs []string) error {
 	real, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // nothing to read outside: Read says it is missing
@@ -115,6 +116,10 @@ func Confine(path string, dirs []string) error {
 			return nil
 		}
 	}
+	name := fmt.Sprintf("%q", written)
+	if written != real {
+		name += " (" + real + ")"
+	}
 	return fmt.Errorf("%s is %w (%s); a scenario file is code: it reads only beside itself unless --allow-path DIR widens that",
-		path, ErrOutside, strings.Join(shown, ", "))
+		name, ErrOutside, strings.Join(shown, ", "))
 }

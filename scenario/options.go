@@ -88,10 +88,11 @@ func (o *Options) readFile(name string) ([]byte, error) {
 		return fs.ReadFile(o.FS, filepath.ToSlash(filepath.Clean(name)))
 	}
 	if o.Dir != "" {
+		written := name
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(o.Dir, name)
 		}
-		if err := inputfile.Confine(name, append([]string{o.Dir}, o.AllowPaths...)); err != nil {
+		if err := inputfile.Confine(written, name, append([]string{o.Dir}, o.AllowPaths...)); err != nil {
 			return nil, err
 		}
 	}

@@ -178,6 +178,27 @@ func firstLine(err error) error {
 	return errors.New(msg)
 }
 
+// badLiteral matches expr's errors for a number literal that does not
+// parse, which quote strconv's own message.
+var badLiteral = regexp.MustCompile(`^invalid (hex|float|integer|binary|octal) literal: strconv\.\w+: parsing "(.*)": (.*)$`)
+
+// literalError rewords expr's error for a number literal that does not
+// parse (`1e`, `0x`, `99999999999999999999`) without strconv's internals.
+func literalError(msg string) (text, fix string, ok bool) {
+	m := badLiteral.FindStringSubmatch(msg)
+	if m == nil {
+		return "", "", false
+	}
+	lit, kind := m[2], m[1]
+	if strings.Contains(m[3], "out of range") {
+		if kind == "float" {
+			return fmt.Sprintf("the number %s is out of range", lit), "numbers go up to about 1.8e308", true
+		}
+		return fmt.Sprintf("the number %s is out of range", lit), "whole numbers go up to 9223372036854775807; write a larger one with a fraction or exponent, such as 1e20", true
+	}
+	return fmt.Sprintf("%s is not a number", lit), "write a number such as 42, 1.5, 2e3, 0x1F, 0o17 or 0b101, or quote text as a string", true
+}
+
 // fromExprError turns an error of expr into an exprError with an offset and
 // a fix.
 func fromExprError(src string, err error, sc *Scope) error {
@@ -186,6 +207,9 @@ func fromExprError(src string, err error, sc *Scope) error {
 		return &Error{Msg: err.Error()}
 	}
 	e := &Error{Offset: byteOffset(src, fe.From), Msg: fe.Message}
+	if msg, fix, ok := literalError(fe.Message); ok {
+		e.Msg, e.Fix = msg, fix
+	}
 	if name, ok := strings.CutPrefix(fe.Message, "unknown name "); ok {
 		e.Msg = fmt.Sprintf("%s is not defined", name)
 		switch {

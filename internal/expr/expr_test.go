@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -110,6 +111,28 @@ func TestFunctions(t *testing.T) {
 		}
 		if v, err := e.Eval(x); err != nil || !check(v) {
 			t.Errorf("%s = %v, %v", src, v, err)
+		}
+	}
+}
+
+// A number literal that does not parse is named with a fix, without the
+// internals of strconv that expr quotes ("strconv.ParseFloat: parsing …").
+func TestBadNumberLiteralsSayWhatIsWrong(t *testing.T) {
+	f := NewFuncs(nil)
+	for src, want := range map[string]string{
+		"{{ 1e }}":                   "1e is not a number",
+		"{{ 0x }}":                   "0x is not a number",
+		"{{ 99999999999999999999 }}": "the number 99999999999999999999 is out of range",
+		"{{ 1.5e999 }}":              "the number 1.5e999 is out of range",
+		"{{ id > 1e }}":              "1e is not a number",
+	} {
+		_, err := f.CompileTemplate(src, testScope())
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, want) || e.Fix == "" {
+			t.Errorf("%q: error %#v, want %q with a fix", src, err, want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "strconv") || e != nil && strings.Contains(e.Fix, "strconv")) {
+			t.Errorf("%q: the error quotes strconv: %v", src, err)
 		}
 	}
 }

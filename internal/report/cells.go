@@ -20,10 +20,13 @@ type statsCells struct {
 	Max      string `json:"max"`
 }
 
-// cellsOf formats s for an endpoint row.
+// cellsOf formats s for an endpoint row. Steps that failed before
+// anything was sent (not_sent) are not requests: the failures cell counts
+// them apart ("40 not sent"), and a row without requests has no
+// throughput or latency ("—"), not zeros that read as a fast endpoint.
 func cellsOf(s *result.Stats) statsCells {
 	l := s.Latency
-	return statsCells{
+	c := statsCells{
 		Requests: fmt.Sprint(s.Requests),
 		Failures: failures(s.Failures, s.Requests),
 		RPS:      fmt.Sprintf("%.1f", s.RPS),
@@ -33,6 +36,16 @@ func cellsOf(s *result.Stats) statsCells {
 		P99:      Ms(l.P99),
 		Max:      Ms(l.Max),
 	}
+	if s.NotSent > 0 {
+		c.Failures = fmt.Sprintf("%d not sent", s.NotSent)
+		if s.Requests > 0 {
+			c.Failures = fmt.Sprintf("%s + %d not sent", failures(s.Failures, s.Requests), s.NotSent)
+		}
+	}
+	if s.Requests == 0 {
+		c.RPS, c.P50, c.P90, c.P95, c.P99, c.Max = "—", "—", "—", "—", "—", "—"
+	}
+	return c
 }
 
 // percent formats a fraction from 0 to 1 as a percentage, as the summary

@@ -84,9 +84,18 @@ func endpoints(w io.Writer, r *result.Result) {
 // these figures do not.
 func SuccessLine(r *result.Result) string {
 	t := ThroughputOf(r)
-	ok := r.Totals.OKLatency
-	s := fmt.Sprintf("Successes: %.1f rps, p50 %s, p95 %s, p99 %s · peak %.0f rps at %s", r.Totals.OKRPS,
-		Ms(ok.P50), Ms(ok.P95), Ms(ok.P99), t.PeakOKRPS, seconds(t.PeakAtS))
+	var s string
+	if r.Totals.Requests == r.Totals.Failures {
+		// Nothing succeeded: there is no latency and no peak to give, and
+		// "peak 0 rps at 0s" would read as one.
+		s = "Successes: none"
+	} else {
+		ok := r.Totals.OKLatency
+		s = fmt.Sprintf("Successes: %.1f rps, p50 %s, p95 %s, p99 %s", r.Totals.OKRPS, Ms(ok.P50), Ms(ok.P95), Ms(ok.P99))
+		if t.PeakOKRPS > 0 {
+			s += fmt.Sprintf(" · peak %.0f rps at %s", t.PeakOKRPS, seconds(t.PeakAtS))
+		}
+	}
 	if c := r.Collapse; c != nil {
 		s += fmt.Sprintf(" · collapsed at %s", seconds(c.AtS))
 	}

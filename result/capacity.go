@@ -8,6 +8,9 @@ const (
 	ReasonObjective = "objective"         // another objective (rps, counts) broke
 	ReasonPlateau   = "plateau"           // more load gave no more throughput
 	ReasonStopped   = "stopped_answering" // the service collapsed
+	// ReasonNotSustained: in the open model, less completed than was
+	// offered, by more than the search's margin.
+	ReasonNotSustained = "not_sustained"
 	// No breaking point about the service.
 	ReasonGenerator   = "generator_saturated" // the generator, not the service, was the bottleneck
 	ReasonMaxReached  = "max_reached"         // every level up to the maximum met the objectives

@@ -24,6 +24,12 @@ const (
 	plateauLoad  = 0.10
 	plateauGain  = 0.03
 	plateauShare = 0.25
+	// sustainedShortfall: in the open model, a step whose completed
+	// throughput falls short of the offered rate by more than this share
+	// did not sustain its level (the rest was dropped, or queued past the
+	// judged window), so the named maximum is never above what completed.
+	// 10% leaves room for the edges of a short judged window.
+	sustainedShortfall = 0.10
 )
 
 // judge decides whether t passed, comparing it with good, the highest
@@ -62,7 +68,42 @@ func (s *searcher) judge(t *trial, good *trial) {
 			100*(st.OKRPS/good.step.OKRPS-1), 100*(st.Level/good.step.Level-1))
 		return
 	}
+	if s.cfg.Model == Rate && st.RPS < (1-sustainedShortfall)*completable(t) && !sentLate(t) {
+		st.Reason = result.ReasonNotSustained
+		st.Detail = fmt.Sprintf("not sustained: %.1f rps completed of %s offered (%.0f%% short, more than the %.0f%% allowed)",
+			st.RPS, s.level(st.Level), 100*(1-st.RPS/st.Level), 100*sustainedShortfall)
+		return
+	}
 	st.OK = true
+}
+
+// sentLate reports whether t's operations spent most of their latency
+// before they were sent: latency counts from the intended start, service
+// time from the send, so a generator that could not keep up with its
+// arrivals, not the service, explains a shortfall. (A service that queues
+// holds the requests it was sent: their service time is their latency.)
+// The generator's own judgement (saturation) speaks for such a step.
+func sentLate(t *trial) bool {
+	tot := &t.res.Totals
+	return tot.Latency.Mean > 0 && tot.ServiceTime.Mean < 0.5*tot.Latency.Mean
+}
+
+// completable is how many operations per second t's judged window could
+// have completed at its level in the open model: the level itself, less
+// the start edge when the window begins at the load's start (a short
+// warm-up), since the first arrivals complete one latency later. The
+// latency is that of the window's first second, before any queue built.
+func completable(t *trial) float64 {
+	var windowS float64
+	for _, p := range t.judged {
+		windowS += p.DurationS
+	}
+	if windowS <= 0 {
+		return t.step.Level
+	}
+	first := t.judged[0]
+	edgeS := min(max(0, first.Latency.P50/1000-first.T), windowS)
+	return t.step.Level * (1 - edgeS/windowS)
 }
 
 // plateau reports whether going from level1, which gave throughput rps1,

@@ -116,7 +116,11 @@ func TestJudge(t *testing.T) {
 		{"errors alone, even dropped", newTrial(200, 150, errorsBroken), "dropped", good, result.ReasonErrors},
 		{"rps objective", newTrial(200, 150, result.ThresholdResult{Expr: "rps>300", Metric: "rps", Unit: "/s", Actual: 150}), "", good, result.ReasonObjective},
 		{"plateau", newTrial(200, 101), "", good, result.ReasonPlateau},
-		{"no plateau without a good step", newTrial(200, 101), "", nil, ""},
+		{"no plateau without a good step, but not sustained", newTrial(200, 101), "", nil, result.ReasonNotSustained},
+		// find-max named 240/s at 153 rps completed, against a server that
+		// completes 160/s: not a plateau against 120/s, but not sustained.
+		{"not sustained", newTrial(240, 153), "", newTrial(120, 120), result.ReasonNotSustained},
+		{"within the margin", newTrial(200, 181), "", good, ""},
 		{"stopped answering", newTrial(200, 2, errorsBroken), "connect_refused", good, result.ReasonStopped},
 	}
 	for _, c := range cases {
@@ -125,6 +129,33 @@ func TestJudge(t *testing.T) {
 		if c.t.step.Reason != c.reason || c.t.step.OK != (c.reason == "") {
 			t.Errorf("%s: reason %q, ok %v (%s); want %q", c.name, c.t.step.Reason, c.t.step.OK, c.t.step.Detail, c.reason)
 		}
+	}
+
+	// A window that starts with the load (a short warm-up) misses the
+	// completions of the first arrivals, one latency later: at 85/s with
+	// 100 ms of latency over 2 s, 80.75/s could complete, and 76 is within
+	// the margin; the same step judged from its second second is not.
+	edge := newTrial(85, 76)
+	edge.judged = []result.Point{point(0, 5), point(1, 5)}
+	edge.judged[0].Latency.P50 = 100
+	s.judge(edge, newTrial(40, 40))
+	if !edge.step.OK {
+		t.Errorf("a window from the load's start: %s (%s); want it sustained", edge.step.Reason, edge.step.Detail)
+	}
+	late := newTrial(85, 76)
+	late.judged[0].Latency.P50 = 100
+	s.judge(late, newTrial(40, 40))
+	if late.step.Reason != result.ReasonNotSustained {
+		t.Errorf("a window after the load's start: %q (%s); want not sustained", late.step.Reason, late.step.Detail)
+	}
+
+	// Operations that waited for the generator before they were sent
+	// (latency far above service time) do not blame the service.
+	lateSend := newTrial(240, 153)
+	lateSend.res.Totals.Latency.Mean, lateSend.res.Totals.ServiceTime.Mean = 300, 4
+	s.judge(lateSend, good)
+	if lateSend.step.Reason == result.ReasonNotSustained {
+		t.Errorf("sent late by the generator: %s (%s); want the service not blamed", lateSend.step.Reason, lateSend.step.Detail)
 	}
 
 	// A saturated generator outweighs everything else: the step says
@@ -165,6 +196,14 @@ func TestVerdict(t *testing.T) {
 	v = s.verdict(nil, starved, "")
 	if v.Conclusive || v.MaxLevel != 0 || !strings.HasPrefix(v.Detail, "inconclusive: generator saturated at 1 user") {
 		t.Errorf("starved from the start: %+v", v)
+	}
+
+	rate := &searcher{cfg: Config{Model: Rate, Resolution: 0.05}}
+	short := newTrial(240, 153)
+	rate.judge(short, nil)
+	v = rate.verdict(nil, short, "")
+	if v.Reason != result.ReasonNotSustained || !v.Conclusive || !strings.Contains(v.Detail, "at 240/s the load was not sustained: 153.0 rps completed of 240/s offered") {
+		t.Errorf("not sustained at the first level: %+v", v)
 	}
 
 	v = s.verdict(good, nil, result.ReasonMaxReached)

@@ -46,8 +46,13 @@ func TestOpenModelThroughputIsWhatCompleted(t *testing.T) {
 		}
 	}
 	v := c.Verdict
-	if v.Reason != result.ReasonPlateau {
-		t.Errorf("verdict %q: %s; want a plateau", v.Reason, v.Detail)
+	if v.Reason != result.ReasonPlateau && v.Reason != result.ReasonNotSustained {
+		t.Errorf("verdict %q: %s; want a plateau or not sustained", v.Reason, v.Detail)
+	}
+	// A level passes only if at least 90% of it completed: the named
+	// maximum is never above what completed.
+	if v.MaxLevel > 0 && v.MaxRPS < 0.9*v.MaxLevel {
+		t.Errorf("maximum %g/s at %.1f rps completed: more than 10%% short", v.MaxLevel, v.MaxRPS)
 	}
 	if v.MaxRPS > 1.05*served || v.MaxLevel > 1.2*served {
 		t.Errorf("maximum %g/s (%.1f rps); the server completes at most %g/s", v.MaxLevel, v.MaxRPS, served)

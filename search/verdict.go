@@ -81,6 +81,12 @@ func (s *searcher) verdict(good, bad *trial, stop string) result.CapacityVerdict
 		why = fmt.Sprintf("at %s the latency objective broke: %s", at, b.Detail)
 	case result.ReasonObjective:
 		why = fmt.Sprintf("at %s an objective broke: %s", at, b.Detail)
+	case result.ReasonNotSustained:
+		why = fmt.Sprintf("at %s the load was not sustained: %.1f rps completed of %s offered, more than %.0f%% short; the rest was dropped or still queued when the step's window ended",
+			at, b.RPS, at, 100*sustainedShortfall)
+		if b.DominantError != "" {
+			why += "; dominant error: " + b.DominantError
+		}
 	case result.ReasonPlateau:
 		v.DominantError = ""
 		v.Concurrency = b.RPS * b.Latency.Mean / 1000

@@ -18,10 +18,8 @@ import (
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/k8s"
 	"github.com/surge-load/surge/result"
 )
@@ -59,47 +57,15 @@ thresholds: ["rps>40", "errors<1%"]
 type cluster struct {
 	t    *testing.T
 	bin  string // the surge binary, built static as the Dockerfile builds it
-	m    manifests
+	m    *k8s.Manifests
 	root string // where the volumes are
 }
 
-// manifests are the generated objects, decoded strictly from the YAML.
-type manifests struct {
-	secret    corev1.Secret
-	plan      corev1.ConfigMap
-	service   corev1.Service
-	collector batchv1.Job
-	runners   batchv1.Job
-}
-
-func decodeManifests(t *testing.T, stream []byte) manifests {
+func mustParseYAML(t *testing.T, stream []byte) *k8s.Manifests {
 	t.Helper()
-	var m manifests
-	for _, doc := range bytes.Split(stream, []byte("\n---\n")) {
-		var tm metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &tm); err != nil {
-			t.Fatal(err)
-		}
-		var err error
-		switch tm.Kind {
-		case "Secret":
-			err = yaml.UnmarshalStrict(doc, &m.secret)
-		case "ConfigMap":
-			err = yaml.UnmarshalStrict(doc, &m.plan)
-		case "Service":
-			err = yaml.UnmarshalStrict(doc, &m.service)
-		case "Job":
-			var j batchv1.Job
-			err = yaml.UnmarshalStrict(doc, &j)
-			if j.Spec.CompletionMode != nil && *j.Spec.CompletionMode == batchv1.IndexedCompletion {
-				m.runners = j
-			} else {
-				m.collector = j
-			}
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", tm.Kind, err)
-		}
+	m, err := k8s.ParseYAML(stream)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
@@ -128,8 +94,8 @@ func (c *cluster) start(job *batchv1.Job, index int) *proc {
 		case e.ValueFrom == nil:
 		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.annotations['batch.kubernetes.io/job-completion-index']":
 			v = strconv.Itoa(index)
-		case e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == c.m.secret.Name:
-			v = c.m.secret.StringData[e.ValueFrom.SecretKeyRef.Key]
+		case e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == c.m.Token.Name:
+			v = c.m.Token.StringData[e.ValueFrom.SecretKeyRef.Key]
 		default:
 			t.Fatalf("env %s: a source the rehearsal does not know: %+v", e.Name, e.ValueFrom)
 		}
@@ -144,13 +110,13 @@ func (c *cluster) start(job *batchv1.Job, index int) *proc {
 				continue
 			}
 			switch {
-			case v.ConfigMap != nil && v.ConfigMap.Name == c.m.plan.Name:
+			case v.ConfigMap != nil && v.ConfigMap.Name == c.m.Plan.Name:
 				for _, it := range v.ConfigMap.Items {
 					p := filepath.Join(dir, filepath.FromSlash(it.Path))
 					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(p, []byte(c.m.plan.Data[it.Key]), 0o644); err != nil {
+					if err := os.WriteFile(p, []byte(c.m.Plan.Data[it.Key]), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -164,7 +130,7 @@ func (c *cluster) start(job *batchv1.Job, index int) *proc {
 		}
 		mounts[vm.MountPath] = dir
 	}
-	svc := fmt.Sprintf("http://%s:", c.m.service.Name)
+	svc := fmt.Sprintf("http://%s:", c.m.Service.Name)
 	var args []string
 	for _, a := range ctr.Command {
 		a = varRef.ReplaceAllStringFunc(a, func(ref string) string {
@@ -258,7 +224,7 @@ func newCluster(t *testing.T, bin, target string, parts int, o k8s.Options) *clu
 	os.WriteFile(filepath.Join(dir, "data", "accounts.csv"), []byte("name\nann\nbob\ncyd\n"), 0o644)
 	file := filepath.Join(dir, "rehearsal.yaml")
 	os.WriteFile(file, []byte(strings.Replace(rehearsalPlan, "TARGET", target, 1)), 0o644)
-	o.Parallelism, o.Image, o.Port, o.UIPort = parts, "surge:rehearsal", freePort(t), freePort(t)
+	o.Parallelism, o.Image, o.Port, o.UIPort = parts, "surge:rehearsal", servertest.FreePort(t), servertest.FreePort(t)
 	built, err := k8s.Build(file, o)
 	if err != nil {
 		t.Fatal(err)
@@ -267,14 +233,14 @@ func newCluster(t *testing.T, bin, target string, parts int, o k8s.Options) *clu
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cluster{t: t, bin: bin, m: decodeManifests(t, stream), root: t.TempDir()}
+	return &cluster{t: t, bin: bin, m: mustParseYAML(t, stream), root: t.TempDir()}
 }
 
 // page fetches path from the collector's live page (--ui) with the token,
 // and returns the body, or nil while the page is not up.
 func (c *cluster) page(path string) []byte {
-	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d%s", c.m.service.Spec.Ports[1].Port, path), nil)
-	req.Header.Set("Authorization", "Bearer "+c.m.secret.StringData["token"])
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d%s", c.m.Service.Spec.Ports[1].Port, path), nil)
+	req.Header.Set("Authorization", "Bearer "+c.m.Token.StringData["token"])
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil
@@ -309,8 +275,8 @@ func (c *cluster) pageRequests() (status, counted int64, done bool) {
 
 // live fetches the collector's summed live points.
 func (c *cluster) live() []result.Point {
-	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/v1/live", c.m.service.Spec.Ports[0].Port), nil)
-	req.Header.Set("Authorization", "Bearer "+c.m.secret.StringData["token"])
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/v1/live", c.m.Service.Spec.Ports[0].Port), nil)
+	req.Header.Set("Authorization", "Bearer "+c.m.Token.StringData["token"])
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil
@@ -326,10 +292,10 @@ func (c *cluster) live() []result.Point {
 // lingering collector exit.
 func (c *cluster) merged(t *testing.T, collector *proc) *result.Result {
 	t.Helper()
-	url := fmt.Sprintf("http://127.0.0.1:%d/v1/result", c.m.service.Spec.Ports[0].Port)
+	url := fmt.Sprintf("http://127.0.0.1:%d/v1/result", c.m.Service.Spec.Ports[0].Port)
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		req, _ := http.NewRequest("GET", url, nil)
-		req.Header.Set("Authorization", "Bearer "+c.m.secret.StringData["token"])
+		req.Header.Set("Authorization", "Bearer "+c.m.Token.StringData["token"])
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			var res result.Result
@@ -371,10 +337,10 @@ func TestKubernetesRehearsal(t *testing.T) {
 		const parts = 3
 		c := newCluster(t, bin, ng.url, parts, k8s.Options{JoinWait: time.Minute, PartWait: 30 * time.Second})
 		before := ng.counts(t)
-		collector := c.start(&c.m.collector, 0)
+		collector := c.start(c.m.Collector, 0)
 		var runners []*proc
 		for i := range parts {
-			runners = append(runners, c.start(&c.m.runners, i))
+			runners = append(runners, c.start(c.m.Runners, i))
 		}
 		// While the run goes on, the live points are the sum of all
 		// runners: keep what the collector shows mid-run.
@@ -458,7 +424,7 @@ func TestKubernetesRehearsal(t *testing.T) {
 		// A single process running the same plan counts the same.
 		before = ng.counts(t)
 		single := filepath.Join(t.TempDir(), "single.json")
-		out, err := exec.Command(bin, "run", filepath.Join(c.root, c.m.runners.Name+"-0", "plan", "rehearsal.yaml"), "--quiet", "--out", single).CombinedOutput()
+		out, err := exec.Command(bin, "run", filepath.Join(c.root, c.m.Runners.Name+"-0", "plan", "rehearsal.yaml"), "--quiet", "--out", single).CombinedOutput()
 		if err != nil {
 			t.Fatalf("single run: %v\n%s", err, out)
 		}
@@ -475,9 +441,9 @@ func TestKubernetesRehearsal(t *testing.T) {
 		const parts = 3
 		joinWait, partWait := 8*time.Second, 4*time.Second
 		c := newCluster(t, bin, ng.url, parts, k8s.Options{JoinWait: joinWait, PartWait: partWait})
-		collector := c.start(&c.m.collector, 0)
-		r0 := c.start(&c.m.runners, 0)
-		r1 := c.start(&c.m.runners, 1)
+		collector := c.start(c.m.Collector, 0)
+		r0 := c.start(c.m.Runners, 0)
+		r1 := c.start(c.m.Runners, 1)
 		// Segment 2 never starts. Segment 1 is killed once the run is
 		// under way.
 		for deadline := time.Now().Add(joinWait + time.Minute); ; time.Sleep(100 * time.Millisecond) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 
@@ -22,7 +22,6 @@ import (
 type nginx struct {
 	url string
 	log string
-	cmd *exec.Cmd
 }
 
 const nginxConf = `
@@ -55,21 +54,12 @@ http {
 // (unless SURGE_REQUIRE_NGINX is set, as CI sets it).
 func startNginx(t *testing.T) *nginx {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		bin = "/usr/sbin/nginx"
-		if _, err := os.Stat(bin); err != nil {
-			if os.Getenv("SURGE_REQUIRE_NGINX") != "" {
-				t.Fatal("nginx is not installed; .ci/run installs Debian's nginx package")
-			}
-			t.Skip("nginx is not installed (apt-get install nginx); skipping the counting test against it")
-		}
-	}
+	bin := servertest.Require(t, "/usr/sbin/nginx", "nginx", "SURGE_REQUIRE_NGINX")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	port := freePort(t)
+	port := servertest.FreePort(t)
 	user := ""
 	if os.Geteuid() == 0 {
 		user = "user root;"
@@ -78,45 +68,9 @@ func startNginx(t *testing.T) *nginx {
 	if err := os.WriteFile(conf, []byte(fmt.Sprintf(nginxConf, user, dir, port)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start nginx: %v", err)
-	}
-	n := &nginx{url: fmt.Sprintf("http://127.0.0.1:%d", port), log: filepath.Join(dir, "access.log"), cmd: cmd}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-		}
-	})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			return n
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-			t.Fatalf("nginx did not start listening: %v\n%s", err, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	servertest.Start(t, exec.Command(bin, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log")), servertest.Listening(addr))
+	return &nginx{url: "http://" + addr, log: filepath.Join(dir, "access.log")}
 }
 
 // counts reads the access log: requests by "status method uri".

@@ -1,7 +1,6 @@
 package k8s_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +12,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/surge-load/surge/k8s"
 )
@@ -49,50 +46,6 @@ scenarios:
 	return filepath.Join(dir, "Load Test.yaml")
 }
 
-// decoded is the YAML stream decoded strictly into the k8s.io/api types.
-type decoded struct {
-	secret    corev1.Secret
-	configMap corev1.ConfigMap
-	service   corev1.Service
-	jobs      map[string]batchv1.Job // by component
-}
-
-// decodeStrict splits the stream and decodes each document into the type
-// its kind names, rejecting unknown fields.
-func decodeStrict(t *testing.T, stream []byte) decoded {
-	t.Helper()
-	d := decoded{jobs: map[string]batchv1.Job{}}
-	docs := bytes.Split(stream, []byte("\n---\n"))
-	if len(docs) != 5 {
-		t.Fatalf("%d documents, want 5:\n%s", len(docs), stream)
-	}
-	for _, doc := range docs {
-		var tm metav1.TypeMeta
-		if err := yaml.Unmarshal(doc, &tm); err != nil {
-			t.Fatal(err)
-		}
-		var err error
-		switch tm.Kind {
-		case "Secret":
-			err = yaml.UnmarshalStrict(doc, &d.secret)
-		case "ConfigMap":
-			err = yaml.UnmarshalStrict(doc, &d.configMap)
-		case "Service":
-			err = yaml.UnmarshalStrict(doc, &d.service)
-		case "Job":
-			var j batchv1.Job
-			err = yaml.UnmarshalStrict(doc, &j)
-			d.jobs[j.Labels["app.kubernetes.io/component"]] = j
-		default:
-			t.Fatalf("unexpected kind %q", tm.Kind)
-		}
-		if err != nil {
-			t.Fatalf("%s does not decode strictly: %v\n%s", tm.Kind, err, doc)
-		}
-	}
-	return d
-}
-
 func TestManifests(t *testing.T) {
 	file := plan(t, 300)
 	m, err := k8s.Build(file, k8s.Options{Parallelism: 3, Image: "registry.example.com/surge:0.1", Namespace: "load"})
@@ -103,9 +56,14 @@ func TestManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := decodeStrict(t, stream)
-
-	runners, collector := d.jobs["runner"], d.jobs["collector"]
+	d, err := k8s.ParseYAML(stream)
+	if err != nil {
+		t.Fatalf("the stream does not read back strictly: %v\n%s", err, stream)
+	}
+	runners, collector := *d.Runners, *d.Collector
+	if runners.Labels["app.kubernetes.io/component"] != "runner" || collector.Labels["app.kubernetes.io/component"] != "collector" {
+		t.Errorf("components: runners %q, collector %q", runners.Labels["app.kubernetes.io/component"], collector.Labels["app.kubernetes.io/component"])
+	}
 	spec := runners.Spec
 	if spec.CompletionMode == nil || *spec.CompletionMode != batchv1.IndexedCompletion {
 		t.Errorf("runners' completion mode %v, want Indexed", spec.CompletionMode)
@@ -126,10 +84,10 @@ func TestManifests(t *testing.T) {
 	if e := env["JOB_COMPLETION_INDEX"]; e.ValueFrom == nil || e.ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
 		t.Errorf("JOB_COMPLETION_INDEX = %+v, want the pod's completion index", e)
 	}
-	if e := env["SURGE_TOKEN"]; e.ValueFrom == nil || e.ValueFrom.SecretKeyRef.Name != d.secret.Name || d.secret.StringData[e.ValueFrom.SecretKeyRef.Key] == "" {
+	if e := env["SURGE_TOKEN"]; e.ValueFrom == nil || e.ValueFrom.SecretKeyRef.Name != d.Token.Name || d.Token.StringData[e.ValueFrom.SecretKeyRef.Key] == "" {
 		t.Errorf("SURGE_TOKEN = %+v, want the Secret's token", e)
 	}
-	if c := collector.Spec.Template.Spec.Containers[0]; !slices.Equal(c.Command[:6], []string{"surge", "collect", "--listen", ":7070", "--parts", "3"}) || c.Env[0].ValueFrom.SecretKeyRef.Name != d.secret.Name {
+	if c := collector.Spec.Template.Spec.Containers[0]; !slices.Equal(c.Command[:6], []string{"surge", "collect", "--listen", ":7070", "--parts", "3"}) || c.Env[0].ValueFrom.SecretKeyRef.Name != d.Token.Name {
 		t.Errorf("collector command %q, env %+v", c.Command, c.Env)
 	}
 	if *collector.Spec.Completions != 1 || collector.Spec.CompletionMode != nil {
@@ -145,42 +103,42 @@ func TestManifests(t *testing.T) {
 		"events.jsonl":      "{\"kind\": \"a\"}\n{\"kind\": \"b\"}\n",
 	}
 	vol := pod.Volumes[0].ConfigMap
-	if vol.Name != d.configMap.Name || pod.Volumes[0].Name != runner.VolumeMounts[0].Name || runner.VolumeMounts[0].MountPath != "/plan" {
-		t.Errorf("runners mount %+v from %+v; want the ConfigMap %s at /plan", runner.VolumeMounts, pod.Volumes, d.configMap.Name)
+	if vol.Name != d.Plan.Name || pod.Volumes[0].Name != runner.VolumeMounts[0].Name || runner.VolumeMounts[0].MountPath != "/plan" {
+		t.Errorf("runners mount %+v from %+v; want the ConfigMap %s at /plan", runner.VolumeMounts, pod.Volumes, d.Plan.Name)
 	}
 	got := map[string]string{}
 	for _, it := range vol.Items {
-		got[it.Path] = d.configMap.Data[it.Key]
+		got[it.Path] = d.Plan.Data[it.Key]
 	}
-	if !reflect.DeepEqual(got, want) || len(d.configMap.Data) != len(want) {
+	if !reflect.DeepEqual(got, want) || len(d.Plan.Data) != len(want) {
 		t.Errorf("mounted files %q, want %q", got, want)
 	}
 
 	// The Service selects the collector's pod, on its port.
 	labels := collector.Spec.Template.Labels
-	for k, v := range d.service.Spec.Selector {
+	for k, v := range d.Service.Spec.Selector {
 		if labels[k] != v {
-			t.Errorf("service selector %v does not match the collector pod's labels %v", d.service.Spec.Selector, labels)
+			t.Errorf("service selector %v does not match the collector pod's labels %v", d.Service.Spec.Selector, labels)
 		}
 	}
-	for k, v := range d.service.Spec.Selector {
+	for k, v := range d.Service.Spec.Selector {
 		if runners.Spec.Template.Labels[k] != v {
 			continue
 		}
 		if k == "app.kubernetes.io/component" {
-			t.Errorf("service selector %v matches the runners too", d.service.Spec.Selector)
+			t.Errorf("service selector %v matches the runners too", d.Service.Spec.Selector)
 		}
 	}
 	cc := collector.Spec.Template.Spec.Containers[0]
-	if len(d.service.Spec.Ports) != 2 || d.service.Spec.Ports[1].Name != "ui" || d.service.Spec.Ports[1].TargetPort.IntValue() != int(cc.Ports[1].ContainerPort) || !slices.Contains(cc.Command, "--ui") {
-		t.Errorf("the live page: service ports %+v, container ports %+v, command %q", d.service.Spec.Ports, cc.Ports, cc.Command)
+	if len(d.Service.Spec.Ports) != 2 || d.Service.Spec.Ports[1].Name != "ui" || d.Service.Spec.Ports[1].TargetPort.IntValue() != int(cc.Ports[1].ContainerPort) || !slices.Contains(cc.Command, "--ui") {
+		t.Errorf("the live page: service ports %+v, container ports %+v, command %q", d.Service.Spec.Ports, cc.Ports, cc.Command)
 	}
-	if len(cc.Env) != 2 || cc.Env[1].Name != "SURGE_UI_TOKEN" || cc.Env[1].ValueFrom.SecretKeyRef.Name != d.secret.Name {
+	if len(cc.Env) != 2 || cc.Env[1].Name != "SURGE_UI_TOKEN" || cc.Env[1].ValueFrom.SecretKeyRef.Name != d.Token.Name {
 		t.Errorf("collector env %+v, want SURGE_TOKEN and SURGE_UI_TOKEN from the Secret", cc.Env)
 	}
-	port := d.service.Spec.Ports[0]
-	if cp := collector.Spec.Template.Spec.Containers[0].Ports[0]; port.TargetPort.IntValue() != int(cp.ContainerPort) || port.Port != 7070 || d.service.Name != "surge-load-test-collector" {
-		t.Errorf("service %s port %+v, collector container port %+v", d.service.Name, port, cp)
+	port := d.Service.Spec.Ports[0]
+	if cp := collector.Spec.Template.Spec.Containers[0].Ports[0]; port.TargetPort.IntValue() != int(cp.ContainerPort) || port.Port != 7070 || d.Service.Name != "surge-load-test-collector" {
+		t.Errorf("service %s port %+v, collector container port %+v", d.Service.Name, port, cp)
 	}
 
 	// One runner per node, memory for its 100 users' connections.
@@ -242,6 +200,32 @@ func TestManifestsRefuse(t *testing.T) {
 	for _, c := range cases {
 		if _, err := k8s.Build(c.file, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestParseYAMLRefuses: a stream with a field the API does not have, an
+// object twice or one missing does not read back.
+func TestParseYAMLRefuses(t *testing.T) {
+	m, err := k8s.Build(plan(t, 300), k8s.Options{Parallelism: 2, Image: "surge:test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := m.YAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(stream), "\n---\n")
+	for _, c := range []struct {
+		name, stream, says string
+	}{
+		{"unknown field", strings.Replace(string(stream), "kind: Service", "kind: Service\nreplicas: 3", 1), "unknown field"},
+		{"twice", string(stream) + "\n---\n" + docs[0], "a second Secret"},
+		{"missing", strings.Join(docs[1:], "\n---\n"), "the stream has no Secret"},
+		{"other kind", string(stream) + "\n---\nkind: Pod\n", `kind "Pod"`},
+	} {
+		if _, err := k8s.ParseYAML([]byte(c.stream)); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.says)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/result"
 )
 
@@ -92,30 +93,10 @@ func TestPrometheusExactValues(t *testing.T) {
 // Debian's prometheus-node-exporter, started on a loopback port: the
 // machine's memory comes back exactly as /proc/meminfo says.
 func TestNodeExporter(t *testing.T) {
-	const exe = "/usr/bin/prometheus-node-exporter"
-	if _, err := os.Stat(exe); err != nil {
-		if os.Getenv("SURGE_REQUIRE_NODE_EXPORTER") != "" {
-			t.Fatalf("%s is required: %v", exe, err)
-		}
-		t.Skipf("%s is not installed (apt-get install prometheus-node-exporter)", exe)
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cmd := exec.Command(exe, "--web.listen-address="+addr, "--collector.disable-defaults", "--collector.meminfo", "--collector.loadavg", "--collector.cpu")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if i == 100 {
-			t.Fatalf("node exporter did not listen on %s", addr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	exe := servertest.Require(t, "/usr/bin/prometheus-node-exporter", "prometheus-node-exporter", "SURGE_REQUIRE_NODE_EXPORTER")
+	addr := fmt.Sprintf("127.0.0.1:%d", servertest.FreePort(t))
+	servertest.Start(t, exec.Command(exe, "--web.listen-address="+addr, "--collector.disable-defaults", "--collector.meminfo", "--collector.loadavg", "--collector.cpu"),
+		servertest.Listening(addr))
 	res, _ := watch(t, 3, 500*time.Millisecond, mustParse(t, "node", "prometheus:http://"+addr+"/metrics"))
 	src := res.Sources[0]
 	total := seriesOf(t, src, "m:node_memory_MemTotal_bytes")
@@ -257,7 +238,7 @@ func TestCgroup(t *testing.T) {
 // Sources that refuse, hang or are gone record gaps with the reason, and
 // Stop does not wait for a hung one.
 func TestGapsHaveReasons(t *testing.T) {
-	refused := fmt.Sprintf("http://127.0.0.1:%d/metrics", freePort(t))
+	refused := fmt.Sprintf("http://127.0.0.1:%d/metrics", servertest.FreePort(t))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

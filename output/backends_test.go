@@ -15,71 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/surge-load/surge/internal/servertest"
 )
-
-// requireBinary returns the path of a Debian package's program, or skips
-// the test where it is not installed (unless SURGE_REQUIRE_BACKENDS is
-// set, as CI sets it).
-func requireBinary(t *testing.T, path, pkg string) string {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("SURGE_REQUIRE_BACKENDS") != "" {
-			t.Fatalf("%s is not installed; .ci/run installs Debian's %s package", path, pkg)
-		}
-		t.Skipf("%s is not installed (apt-get install %s)", path, pkg)
-	}
-	return path
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startDaemon starts cmd, stops it when the test ends, and waits until
-// ready answers 2xx (for at most a minute).
-func startDaemon(t *testing.T, cmd *exec.Cmd, ready string) {
-	t.Helper()
-	logf, err := os.Create(filepath.Join(t.TempDir(), "daemon.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-		logf.Close()
-	})
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			b, _ := os.ReadFile(logf.Name())
-			t.Fatalf("%s exited at start:\n%s", cmd.Path, b)
-		default:
-		}
-		resp, err := http.Get(ready)
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode/100 == 2 {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	b, _ := os.ReadFile(logf.Name())
-	t.Fatalf("%s not ready after a minute:\n%s", cmd.Path, b)
-}
 
 // startPrometheus starts Debian's prometheus on a loopback port with its
 // data in a temporary directory, receiving remote write (and native
@@ -91,17 +29,17 @@ func startPrometheus(t *testing.T) string {
 // startPrometheusWith starts prometheus as startPrometheus does, with
 // extra flags instead of the native histograms.
 func startPrometheusWith(t *testing.T, extra ...string) string {
-	bin := requireBinary(t, "/usr/bin/prometheus", "prometheus")
+	bin := servertest.Require(t, "/usr/bin/prometheus", "prometheus", "SURGE_REQUIRE_BACKENDS")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(cfg, []byte("global:\n  scrape_interval: 1m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	base := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	base := fmt.Sprintf("http://127.0.0.1:%d", servertest.FreePort(t))
 	args := append([]string{"--config.file=" + cfg, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
 		"--web.listen-address=" + base[len("http://"):], "--web.enable-remote-write-receiver"}, extra...)
 	cmd := exec.Command(bin, args...)
-	startDaemon(t, cmd, base+"/-/ready")
+	servertest.Start(t, cmd, servertest.Answers(base+"/-/ready"))
 	return base
 }
 
@@ -140,15 +78,15 @@ bind-address = "127.0.0.1:%d"
 // and its data in a temporary directory, creates database db, and returns
 // its base URL.
 func startInflux(t *testing.T, db string) string {
-	bin := requireBinary(t, "/usr/bin/influxd", "influxdb")
+	bin := servertest.Require(t, "/usr/bin/influxd", "influxdb", "SURGE_REQUIRE_BACKENDS")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "influxdb.conf")
-	port := freePort(t)
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(influxConf, freePort(t), dir, port)), 0o644); err != nil {
+	port := servertest.FreePort(t)
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(influxConf, servertest.FreePort(t), dir, port)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	startDaemon(t, exec.Command(bin, "-config", cfg), base+"/ping")
+	servertest.Start(t, exec.Command(bin, "-config", cfg), servertest.Answers(base+"/ping"))
 	influxQuery(t, base, "", "CREATE DATABASE "+db)
 	return base
 }

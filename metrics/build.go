@@ -78,6 +78,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 	res.Errors = errorStats(&total.counts, r.dropped, perClass, msgs)
 	res.Generator = generatorOf(res.Series, r.lag)
 	res.Thresholds = []result.ThresholdResult{}
+	res.EndpointSeriesOmitted = r.seriesOmitted
 	r.streamResult(res)
 	return res
 }

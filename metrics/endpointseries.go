@@ -45,23 +45,56 @@ func (r *Recorder) endpointShares(iv *interval) []endpointShare {
 	return out
 }
 
-// endpointPoints makes the series' per-endpoint points of an interval.
+// MaxSeriesEndpoints is how many statistics rows the series gives points
+// of their own: the first rows to complete operations (of those that first
+// complete in the same second, the first registered). A point costs about
+// 0.5–1 KB (docs/performance.md), so a run of thousands of rows would
+// otherwise cost gigabytes an hour; the rows left out are counted in the
+// result (Result.EndpointSeriesOmitted), and their operations are in every
+// other figure.
+const MaxSeriesEndpoints = 100
+
+// endpointPoints makes the series' per-endpoint points of an interval, of
+// the rows that have them (MaxSeriesEndpoints).
 func (r *Recorder) endpointPoints(shares []endpointShare) []result.EndpointPoint {
-	if len(shares) == 0 {
-		return nil
-	}
-	out := make([]result.EndpointPoint, len(shares))
-	for i, sh := range shares {
-		out[i] = result.EndpointPoint{
+	var out []result.EndpointPoint
+	for _, sh := range shares {
+		for int(sh.id) >= len(r.seriesRow) {
+			r.seriesRow = append(r.seriesRow, rowUnseen)
+		}
+		switch r.seriesRow[sh.id] {
+		case rowUnseen:
+			if r.seriesRows < MaxSeriesEndpoints {
+				r.seriesRow[sh.id] = rowKept
+				r.seriesRows++
+			} else {
+				r.seriesRow[sh.id] = rowOmitted
+				r.seriesOmitted++
+				continue
+			}
+		case rowOmitted:
+			continue
+		}
+		if out == nil {
+			out = make([]result.EndpointPoint, 0, len(shares))
+		}
+		out = append(out, result.EndpointPoint{
 			Name:             r.endpointName(sh.id),
 			Requests:         sh.st.requests,
 			Failures:         sh.st.failures,
 			Latency:          percentilesOfCounts(sh.st.latency, &sh.st.counts),
 			LatencyHistogram: r.enc.encode(sh.st.latency),
-		}
+		})
 	}
 	return out
 }
+
+// Whether a row has points of its own in the series (endpointPoints).
+const (
+	rowUnseen = iota
+	rowKept
+	rowOmitted
+)
 
 // pointCounts are the counts behind a point of the series: requests,
 // failures and the latencies' exact extremes and sum.

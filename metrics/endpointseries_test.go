@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -129,6 +130,47 @@ func TestEndpointSeriesSumsAndMerges(t *testing.T) {
 	for _, p := range m.Series {
 		if p.Endpoints != nil {
 			t.Fatalf("a result without endpoint points merged into %+v", p.Endpoints)
+		}
+	}
+}
+
+// TestEndpointSeriesKeepsTheFirstRows records into more rows than the
+// series keeps points of: the first MaxSeriesEndpoints rows to complete
+// operations have them in every second, the rest are counted as left out,
+// and their operations are in the totals all the same.
+func TestEndpointSeriesKeepsTheFirstRows(t *testing.T) {
+	rec := NewRecorder(1)
+	start := time.Unix(1_700_000_000, 0)
+	rec.start = start
+	n := MaxSeriesEndpoints + 5
+	var ids []EndpointID
+	for i := range n {
+		ids = append(ids, rec.Endpoint(fmt.Sprintf("row %d", i)))
+	}
+	for sec := range 3 {
+		// The first five rows registered complete nothing in the first
+		// second: the others take the series' rows.
+		for i := range n {
+			if sec == 0 && i < 5 {
+				continue
+			}
+			s := synth(1, uint64(i), ids[i], start)
+			rec.Shard(0).Record(&s[0])
+		}
+		rec.fold(start.Add(time.Duration(sec+1) * time.Second))
+	}
+	res := rec.Result(3 * time.Second)
+	if res.EndpointSeriesOmitted != 5 || res.Totals.Requests != int64(3*n-5) {
+		t.Fatalf("omitted %d rows, %d requests; want 5, %d", res.EndpointSeriesOmitted, res.Totals.Requests, 3*n-5)
+	}
+	for _, p := range res.Series {
+		if len(p.Endpoints) != MaxSeriesEndpoints {
+			t.Fatalf("a point has %d rows of its own; want %d", len(p.Endpoints), MaxSeriesEndpoints)
+		}
+		for _, e := range p.Endpoints {
+			if e.Name == "row 0" {
+				t.Fatal("row 0 completed after the series had its rows, but has points")
+			}
 		}
 	}
 }

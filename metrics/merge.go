@@ -56,6 +56,7 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 			out.Run.Incomplete = true
 		}
 		dropped += p.Totals.Dropped
+		out.EndpointSeriesOmitted = max(out.EndpointSeriesOmitted, p.EndpointSeriesOmitted)
 		for _, e := range p.Endpoints {
 			st, err := fromStats(&e.Stats)
 			if err != nil {

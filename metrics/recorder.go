@@ -49,6 +49,10 @@ type Recorder struct {
 	enc          histEncoder
 	shares       []endpointShare
 	mergedShares []*stats
+	// Which rows have points of their own in the series (by EndpointID),
+	// how many do, and how many were left out (MaxSeriesEndpoints).
+	seriesRow                 []uint8
+	seriesRows, seriesOmitted int
 
 	stop chan struct{}
 	done chan struct{}

@@ -17,16 +17,20 @@ const SchemaVersion = 2
 // print the summary, draw the report, evaluate thresholds and merge with the
 // partial results of other machines. docs/result-schema.md describes it.
 type Result struct {
-	SchemaVersion int               `json:"schema_version"`
-	Tool          Tool              `json:"tool"`
-	Run           Run               `json:"run"`
-	Plan          json.RawMessage   `json:"plan,omitempty"` // the plan as run, secrets redacted
-	Totals        Stats             `json:"totals"`
-	Endpoints     []EndpointStats   `json:"endpoints"`
-	Errors        []ErrorStats      `json:"errors"`
-	Series        []Point           `json:"series"`
-	Thresholds    []ThresholdResult `json:"thresholds"`
-	Generator     Generator         `json:"generator"`
+	SchemaVersion int             `json:"schema_version"`
+	Tool          Tool            `json:"tool"`
+	Run           Run             `json:"run"`
+	Plan          json.RawMessage `json:"plan,omitempty"` // the plan as run, secrets redacted
+	Totals        Stats           `json:"totals"`
+	Endpoints     []EndpointStats `json:"endpoints"`
+	Errors        []ErrorStats    `json:"errors"`
+	Series        []Point         `json:"series"`
+	// EndpointSeriesOmitted counts the statistics rows with operations
+	// that the series has no points of their own for: a run keeps them for
+	// its first 100 rows (metrics.MaxSeriesEndpoints).
+	EndpointSeriesOmitted int               `json:"endpoint_series_omitted,omitempty"`
+	Thresholds            []ThresholdResult `json:"thresholds"`
+	Generator             Generator         `json:"generator"`
 	// Warmup, if the plan had a warm-up period, counts the operations the
 	// totals, endpoints and thresholds leave out.
 	Warmup *Warmup `json:"warmup,omitempty"`

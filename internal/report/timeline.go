@@ -62,6 +62,9 @@ type Timeline struct {
 	// Endpoints are each statistics row's share of the series, on the same
 	// points; absent for a result without per-endpoint points.
 	Endpoints []EndpointTimeline `json:"endpoints,omitempty"`
+	// EndpointsOmitted counts the rows the series has no points of
+	// (result.Result.EndpointSeriesOmitted).
+	EndpointsOmitted int `json:"endpoints_omitted,omitempty"`
 
 	// Bands and Marks are the periods and moments of the run's findings
 	// that the charts shade and mark (the report's timeline only).
@@ -135,7 +138,7 @@ func newTimeline(r *result.Result, size int) *Timeline {
 		}
 	}
 	if eps != nil {
-		tl.Endpoints = eps.rows
+		tl.Endpoints, tl.EndpointsOmitted = eps.rows, r.EndpointSeriesOmitted
 	}
 	if tl.Intervals > 0 && size == 1 {
 		tl.StepS = medianDuration(pts)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,7 +21,7 @@ import (
 )
 
 // stallingPaths is a loopback server of three paths that answer at once,
-// except that /stall holds every request from its 300th on for 2 s, then
+// except that /stall holds every request from its 500th on for 2 s, then
 // answers them all: one API stalls mid-run while the others go on. It
 // counts the requests of each path.
 type stallingPaths struct {
@@ -35,7 +36,7 @@ func newStallingPaths(t *testing.T) *stallingPaths {
 	s := &stallingPaths{served: map[string]int64{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/stall" {
-			if s.stallCount.Add(1) == 300 {
+			if s.stallCount.Add(1) == 500 {
 				s.stallUntil.Store(time.Now().Add(2 * time.Second).UnixNano())
 			}
 			if d := time.Until(time.Unix(0, s.stallUntil.Load())); d > 0 {
@@ -56,13 +57,14 @@ func newStallingPaths(t *testing.T) *stallingPaths {
 // exactly that endpoint's dip (seconds in which it completed nothing) and
 // its late answers after, while the others go on; every endpoint's points
 // add up to its totals and to what the server counted; the report's charts
-// by endpoint draw the dip, and a merge of the result keeps the points.
+// by endpoint draw the dip, the summary names the endpoint, and a merge of
+// the result keeps the points.
 func TestEndpointSeriesShowWhichAPIStalled(t *testing.T) {
 	srv := newStallingPaths(t)
 	var scenarios string
 	for _, p := range []string{"fast", "stall", "other"} {
 		scenarios += fmt.Sprintf(`  %[1]s:
-    load: {rate: 100/s, duration: 9s, max_users: 400}
+    load: {rate: 100/s, duration: 12s, max_users: 400}
     flow:
       - name: %[1]s
         get: /%[1]s
@@ -150,6 +152,22 @@ func TestEndpointSeriesShowWhichAPIStalled(t *testing.T) {
 		if k < 0 || drawn["stall"].OK[k] != 0 || drawn["fast"].OK[k] == 0 || drawn["other"].OK[k] == 0 {
 			t.Errorf("the report's chart at %gs: %+v", res.Series[i].T, drawn)
 		}
+	}
+
+	// The summary says which endpoint dipped, and no other.
+	lines := report.EndpointEventLines(res)
+	dipped := 0
+	for _, l := range lines {
+		if strings.Contains(l, "throughput dip") {
+			if !strings.HasPrefix(l, "stall: throughput dip at ") || !strings.HasSuffix(l, "; no other endpoint dipped") {
+				t.Errorf("summary line %q", l)
+			}
+			dipped++
+		}
+	}
+	t.Logf("by endpoint: %q", lines)
+	if dipped != 1 {
+		t.Errorf("the summary's lines by endpoint %q; want one throughput dip, of stall", lines)
 	}
 
 	// A merge of the result (one part) keeps each point's endpoints.

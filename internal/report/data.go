@@ -67,8 +67,10 @@ type Verdict struct {
 // A Finding is something the analysis of a run found beyond its
 // thresholds, in one sentence.
 type Finding struct {
-	// Kind is "collapse" (the service collapsed after a peak) or
-	// "untrustworthy" (the generator itself was saturated).
+	// Kind is "collapse" (the service collapsed after a peak),
+	// "untrustworthy" (the generator itself was saturated), "syn_backlog",
+	// "event" (a dip or spike of the run), "endpoint_event" (of one
+	// endpoint) or "moved".
 	Kind string `json:"kind"`
 	Text string `json:"text"`
 }
@@ -298,6 +300,9 @@ func findingsOf(r *result.Result) []Finding {
 	}
 	for _, l := range EventLines(r) {
 		out = append(out, Finding{Kind: "event", Text: l})
+	}
+	for _, l := range EndpointEventLines(r) {
+		out = append(out, Finding{Kind: "endpoint_event", Text: "By endpoint: " + l})
 	}
 	for _, m := range r.Moved {
 		out = append(out, Finding{Kind: "moved", Text: "What moved: " + capital(m.Line)})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/result"
 )
 
@@ -59,6 +60,33 @@ func EventLines(r *result.Result) []string {
 	return out
 }
 
+// EndpointEventLines say which endpoints stalled or slowed on their own
+// (analysis.EndpointExcursions), one line each, up to ten: "GET /stall:
+// throughput dip at 12s for 2 s: 95/s → 0/s; no other endpoint dipped".
+func EndpointEventLines(r *result.Result) []string {
+	evs := analysis.EndpointExcursions(r)
+	var out []string
+	for i, e := range evs {
+		if i == maxEventLines {
+			out = append(out, fmt.Sprintf("… and %d more (the charts by endpoint in the HTML report show them)", len(evs)-maxEventLines))
+			break
+		}
+		line := fmt.Sprintf("%s: %s %s at %s for %.0f s: %s → %s", e.Endpoint, e.Series, e.Kind, Clock(e.AtS), e.LastedS,
+			eventValue(e.Series, e.Baseline), eventValue(e.Series, e.Extreme))
+		alone := true
+		for j, o := range evs {
+			if j != i && o.Series == e.Series && o.Kind == e.Kind && o.AtS < e.AtS+e.LastedS && e.AtS < o.AtS+o.LastedS {
+				alone = false
+			}
+		}
+		if alone {
+			line += fmt.Sprintf("; no other endpoint %s", eventVerb(e.Kind))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 func eventVerb(kind string) string {
 	if kind == result.Dip {
 		return "dipped"
@@ -92,6 +120,12 @@ func middle(xs []float64) float64 {
 func events(w io.Writer, r *result.Result) {
 	if lines := EventLines(r); len(lines) > 0 {
 		fmt.Fprintln(w, "\nDips and spikes")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if lines := EndpointEventLines(r); len(lines) > 0 {
+		fmt.Fprintln(w, "\nDips and spikes by endpoint")
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", l)
 		}

@@ -3,28 +3,29 @@ package surge_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
 	"time"
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
+	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/executor"
 )
 
-// hello is a service to load: it answers every request at once.
-func hello() *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "hello\n")
-	}))
+// startDemo starts the built-in demo service on a loopback port: the
+// service to load.
+func startDemo() *demo.Server {
+	srv, err := demo.Start(context.Background(), "127.0.0.1:0", demo.DefaultConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv
 }
 
 // A single-URL test: 100 iterations shared by 4 users, each one GET. This
 // is the README's Go example.
 func ExampleSingleURL() {
-	srv := hello()
+	srv := startDemo()
 	defer srv.Close()
 
 	load := executor.Iterations{Total: 100, Users: 4, MaxDuration: 10 * time.Second}
@@ -50,7 +51,7 @@ func ExampleSingleURL() {
 // Run with thresholds: each is judged on the result, and Run records the
 // verdicts in it.
 func ExampleRun() {
-	srv := hello()
+	srv := startDemo()
 	defer srv.Close()
 
 	var ts []analysis.Threshold

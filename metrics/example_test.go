@@ -3,31 +3,32 @@ package metrics_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
 	"sync"
 	"time"
 
 	"github.com/surge-load/surge"
+	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
 
-// hello is a service to load: it answers every request at once.
-func hello() *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, "hello\n")
-	}))
+// startDemo starts the built-in demo service on a loopback port: the
+// service to load.
+func startDemo() *demo.Server {
+	srv, err := demo.Start(context.Background(), "127.0.0.1:0", demo.DefaultConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv
 }
 
 // A plan split in two segments, run side by side as two machines would,
 // with a common start; Merge adds their results up into the result of the
 // whole plan, and the thresholds are judged once on it.
 func ExampleMerge() {
-	srv := hello()
+	srv := startDemo()
 	defer srv.Close()
 
 	load := executor.Iterations{Total: 100, Users: 4, MaxDuration: 10 * time.Second}

@@ -5,35 +5,20 @@
 # own process on loopback; every run is short (DURATION, default 4s) so the
 # whole costs minutes. Prints one Markdown table per group; docs/reports.md
 # holds the figures. PAIRS (default 20) pairs per group.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 pairs=${PAIRS:-20}
 duration=${DURATION:-4s}
 rate=${RATE:-200}
-dir=$(mktemp -d)
 nport=${NGINX_PORT:-18191}
 dport=${DEMO_PORT:-18192}
 sport=${SLOW_PORT:-18193}
-go build -o "$dir/surge" ./cmd/surge
-cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-$( [ "$(id -u)" = 0 ] && echo 'user root;' )
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $dir/body;
-    server { listen 127.0.0.1:$nport; location / { return 200 "ok\n"; } }
-}
-CONF
-nginx -p "$dir" -c "$dir/nginx.conf"
+build_surge
+start_nginx "$nport"
 "$dir/surge" demo --addr "127.0.0.1:$dport" --latency 10ms >/dev/null 2>&1 &
 demo=$!
 "$dir/surge" demo --addr "127.0.0.1:$sport" --latency 12ms >/dev/null 2>&1 &
 slow=$!
-trap 'kill $(cat "$dir/nginx.pid") $demo $slow 2>/dev/null; rm -rf "$dir"' EXIT
+at_exit kill $demo $slow
 sleep 1
 run() { "$dir/surge" run --url "$1" --rate "$rate" --duration "$duration" --max-users 100 -q --out "$2" >/dev/null || true; }
 nginx_files=() demo_files=() slow_files=()

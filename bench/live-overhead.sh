@@ -8,37 +8,15 @@
 # the figures are the CPU seconds (user+system) of the surge process.
 # Needs nginx, prometheus and influxdb (apt-get install nginx prometheus
 # influxdb). Traffic stays on 127.0.0.1.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 RATE=${RATE:-20000}
 DURATION=${DURATION:-20s}
 ROUNDS=${ROUNDS:-3}
-dir=$(mktemp -d)
 pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [ -f "$dir/nginx.pid" ] && kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+at_exit 'kill "${pids[@]}"'
 
 np=$(free_port)
-cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-$( [ "$(id -u)" = 0 ] && echo 'user root;' )
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 8192; }
-http {
-    access_log off;
-    client_body_temp_path $dir/body;
-    keepalive_requests 1000000;
-    server { listen 127.0.0.1:$np; location / { return 200 "ok\n"; } }
-}
-CONF
-nginx -p "$dir" -c "$dir/nginx.conf"
+NGINX_CONNECTIONS=8192 NGINX_KEEPALIVE_REQUESTS=1000000 start_nginx "$np"
 
 pp=$(free_port)
 printf 'global:\n  scrape_interval: 1m\n' > "$dir/prom.yml"
@@ -82,7 +60,7 @@ for i in $(seq 100); do
 done
 curl -sf -XPOST "http://127.0.0.1:$ip/query" --data-urlencode "q=CREATE DATABASE surge" >/dev/null
 
-go build -o "$dir/surge" ./cmd/surge
+build_surge
 load=(run --url "http://127.0.0.1:$np/" --rate "$RATE" --duration "$DURATION" --max-users 400 -q --out "$dir/r.json")
 
 # run NAME ARGS...: one run, its CPU seconds and achieved rate on one line.

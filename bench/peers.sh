@@ -21,9 +21,7 @@
 #
 #   bash bench/peers.sh                 # about 6 minutes
 #   RATES="5000 20000" OPEN=20s bash bench/peers.sh
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
+. "$(dirname "$0")/lib.sh"
 GEN_CORE=${GEN_CORE:-1}
 SRV_CORE=${SRV_CORE:-0}
 CLOSED=${CLOSED:-10s}
@@ -34,31 +32,13 @@ WRK2=${WRK2:-$root/../shared/bin/wrk2}
 [ -x "$WRK2" ] || WRK2=/work/shared/bin/wrk2
 PORT=${PORT:-18097}
 
-dir=$(mktemp -d)
-cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-$( [ "$(id -u)" = 0 ] && echo 'user root;' )
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 16384; }
-http {
-    access_log off;
-    client_body_temp_path $dir/body;
-    keepalive_requests 100000000;
-    server {
-        listen 127.0.0.1:$PORT backlog=4096;
-        location / { return 200 "ok\n"; }
-        location /item/ { default_type application/json; return 200 '{"id":42,"name":"item"}'; }
-    }
-}
-CONF
-taskset -c "$SRV_CORE" nginx -p "$dir" -c "$dir/nginx.conf"
-trap 'kill $(cat "$dir/nginx.pid") 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+NGINX_CONNECTIONS=16384 NGINX_KEEPALIVE_REQUESTS=100000000 NGINX_LISTEN=backlog=4096 \
+  NGINX_LOCATIONS="location /item/ { default_type application/json; return 200 '{\"id\":42,\"name\":\"item\"}'; }" \
+  NGINX_WRAP="taskset -c $SRV_CORE" start_nginx "$PORT"
 url=http://127.0.0.1:$PORT/
 ulimit -n 65536 2>/dev/null || true
 
-go build -o "$dir/surge" ./cmd/surge
+build_surge
 mkdir -p "$dir/bin"
 have() { [ -x "$1" ]; }
 GOBIN=$dir/bin go install github.com/rakyll/hey@latest >/dev/null 2>&1 || echo "hey: go install failed; skipped" >&2

@@ -85,16 +85,24 @@ func (o Open) rateAt(d time.Duration) float64 {
 	return a
 }
 
+// warmWindow is how much of the first stage's arrivals the warm users
+// could take with none of them back: a fast server's concurrency is a
+// fraction of it, and a stall of the generator or the server shorter than
+// it needs no new connection. A user's first connection costs about three
+// requests' CPU; opened in a catch-up after a stall, they made the next
+// stall longer, until the whole pool was busy and arrivals were dropped.
+const warmWindow = 20 * time.Millisecond
+
 // warmUsers is how many users of segment s get ready before the start: as
-// many as arrivals in the first 2 ms at the starting rate, and at least
-// one, which covers a fast server's concurrency without opening the whole
-// pool's connections.
+// many as arrivals in warmWindow at the first stage's rate (or the
+// starting rate, if higher), and at least one, without opening the whole
+// pool's connections for a pool sized for a slow server.
 func (o Open) warmUsers(s Segment) int {
 	rate := o.StartRate
 	if len(o.Stages) > 0 {
 		rate = max(rate, o.Stages[0].Target)
 	}
-	return min(o.Pool(s), 1+int(rate*0.002)/s.count())
+	return min(o.Pool(s), 1+int(rate*warmWindow.Seconds())/s.count())
 }
 
 // dispatch hands the segment's arrivals to free users until the end of the

@@ -79,6 +79,15 @@ func (h *h1State) init(c *client) {
 	}
 }
 
+// buffers makes the read and request buffers on first use (an exchange's
+// or a warm-up's): a pool of many users that the load never needs costs
+// no buffers.
+func (h *h1State) buffers() {
+	if h.buf == nil {
+		h.buf, h.out = make([]byte, readBufferBytes), make([]byte, 0, 1024)
+	}
+}
+
 // aLongTimeAgo is a deadline in the past: setting it unblocks a read or a
 // write at once.
 var aLongTimeAgo = time.Unix(1, 0)
@@ -118,11 +127,7 @@ func (h *h1State) exchange(ctx context.Context, req *Request, t *target, s *metr
 	if method == "" {
 		method = http.MethodGet
 	}
-	if h.buf == nil {
-		// On first use: a pool of many users that the load never needs
-		// costs no buffers.
-		h.buf, h.out = make([]byte, readBufferBytes), make([]byte, 0, 1024)
-	}
+	h.buffers()
 	out, rest, keepAlive, err := h.compose(req, t, method)
 	if err != nil {
 		s.End = time.Now()

@@ -120,6 +120,7 @@ func (c *client) Warm(ctx context.Context, req *Request) {
 	if hc, err := c.h1.dial(ctx, t, time.Now().Add(timeout), timeout); err == nil {
 		hc.dial = nil // not this request's: the first Do finds it open
 		hc.idleSince = stamp(c.epoch)
+		c.h1.buffers() // nor are the first exchange's allocations
 	}
 }
 

@@ -29,8 +29,9 @@ func foldSeconds(rec *Recorder, start time.Time, seconds int, samples map[string
 // one of which completes nothing in seconds 2 and 3, and checks that each
 // endpoint's points add up to its totals, that the silent endpoint has no
 // point in those seconds while the others do, and that merging two halves
-// of the run gives each endpoint's points exactly the single run's
-// percentiles (from merged histograms, not averaged).
+// of the run (Merge, and SumPoints as the collector sums live points)
+// gives each endpoint's points exactly the single run's percentiles (from
+// merged histograms, not averaged).
 func TestEndpointSeriesSumsAndMerges(t *testing.T) {
 	start := time.Unix(1_700_000_000, 0)
 	names := []string{"GET /a", "GET /slow", "POST /c"}
@@ -108,6 +109,19 @@ func TestEndpointSeriesSumsAndMerges(t *testing.T) {
 			a, b := halves[0].Series[sec].Endpoints[j].Latency.P99, halves[1].Series[sec].Endpoints[j].Latency.P99
 			if (a+b)/2 != w[j].Latency.P99 {
 				averaged++
+			}
+		}
+	}
+	// The collector's live sums of one second are the same.
+	for sec := range want.Series {
+		sum, err := SumPoints(halves[0].Series[sec], halves[1].Series[sec])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want.Series[sec].Endpoints
+		for j := range w {
+			if j >= len(sum.Endpoints) || sum.Endpoints[j].Name != w[j].Name || sum.Endpoints[j].Requests != w[j].Requests || sum.Endpoints[j].Latency != w[j].Latency {
+				t.Fatalf("second %d: SumPoints gave %+v, the single run %+v", sec, sum.Endpoints, w)
 			}
 		}
 	}

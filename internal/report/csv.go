@@ -21,13 +21,17 @@ const (
 	SeriesCSV    = "series.csv"
 	ErrorsCSV    = "errors.csv"
 	CapacityCSV  = "capacity.csv"
+	// EndpointSeriesCSV is written for results with per-endpoint points.
+	EndpointSeriesCSV = "endpoint-series.csv"
 )
 
 // WriteCSV writes r as CSV files in dir, creating it if needed, each
 // atomically:
 // endpoints.csv (one row per endpoint and a Total row), series.csv (one row
-// per interval of the run), errors.csv (one row per error class) and, for
-// the result of a breaking-point search, capacity.csv (one row per step).
+// per interval of the run), errors.csv (one row per error class),
+// endpoint-series.csv if the series has per-endpoint points (one row per
+// interval and endpoint) and, for the result of a breaking-point search,
+// capacity.csv (one row per step).
 // Headers name each column with its unit; numbers are plain, with a point
 // for decimals, so spreadsheets read them as numbers; a text cell that a
 // spreadsheet would take for a formula (=, +, -, @) starts with an
@@ -41,6 +45,9 @@ func WriteCSV(dir string, r *result.Result) ([]string, error) {
 		{EndpointsCSV, EndpointsCSVTo},
 		{SeriesCSV, SeriesCSVTo},
 		{ErrorsCSV, ErrorsCSVTo},
+	}
+	if hasEndpointPoints(r) {
+		files = append(files, csvFile{EndpointSeriesCSV, EndpointSeriesCSVTo})
 	}
 	if r.Capacity != nil {
 		files = append(files, csvFile{CapacityCSV, CapacityCSVTo})
@@ -150,6 +157,42 @@ func SeriesCSVTo(w io.Writer, r *result.Result) error {
 			}
 		}
 		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// hasEndpointPoints reports whether r's series has per-endpoint points.
+func hasEndpointPoints(r *result.Result) bool {
+	for i := range r.Series {
+		if len(r.Series[i].Endpoints) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// EndpointSeriesCSVTo writes the per-endpoint points of r's series as CSV:
+// one row per interval and endpoint that completed operations in it (an
+// endpoint without a row in an interval completed none), in the series'
+// order.
+func EndpointSeriesCSVTo(w io.Writer, r *result.Result) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"Time (UTC)", "Seconds since start", "Interval (s)", "Endpoint", "Requests", "Successes", "Failures",
+		"Throughput (requests/s)", "Latency min (ms)", "Latency mean (ms)", "Latency p50 (ms)", "Latency p90 (ms)",
+		"Latency p95 (ms)", "Latency p99 (ms)", "Latency max (ms)"})
+	for i := range r.Series {
+		p := &r.Series[i]
+		at := r.Run.Start.Add(time.Duration(p.T * float64(time.Second))).UTC().Format("2006-01-02 15:04:05")
+		for _, e := range p.Endpoints {
+			rps := ""
+			if p.DurationS > 0 {
+				rps = ftoa(float64(e.Requests) / p.DurationS)
+			}
+			l := e.Latency
+			cw.Write([]string{at, ftoa(p.T), ftoa(p.DurationS), sanitize.CSVCell(e.Name), itoa(e.Requests), itoa(e.Requests - e.Failures),
+				itoa(e.Failures), rps, ftoa(l.Min), ftoa(l.Mean), ftoa(l.P50), ftoa(l.P90), ftoa(l.P95), ftoa(l.P99), ftoa(l.Max)})
+		}
 	}
 	cw.Flush()
 	return cw.Error()

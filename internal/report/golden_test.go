@@ -88,7 +88,8 @@ func TestMarkdownGolden(t *testing.T) {
 }
 
 // TestCSVGolden checks the CSV files that differ from those of any run:
-// the steps of a find-max search, and the series of a run with streams.
+// the steps of a find-max search, the series of a run with streams, and
+// the per-endpoint series.
 func TestCSVGolden(t *testing.T) {
 	var b bytes.Buffer
 	if err := CapacityCSVTo(&b, readFixture(t, "findmax.json")); err != nil {
@@ -100,6 +101,11 @@ func TestCSVGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "streams.series.csv", b.Bytes())
+	b.Reset()
+	if err := EndpointSeriesCSVTo(&b, polling.result()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "polling.endpoint-series.csv", b.Bytes())
 }
 
 func TestCompareGolden(t *testing.T) {

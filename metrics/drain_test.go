@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -14,12 +15,15 @@ func TestRecordingNeverWaitsForTheCollector(t *testing.T) {
 	// The hook is set before Begin starts the collector's goroutine, and
 	// cleared after Finish has stopped it: the collector's own once-a-second
 	// drains read it too.
-	inMerge, release := make(chan struct{}), make(chan struct{})
+	// Once armed, the next drain (Finish's, or the collector's own if a
+	// second passes first) stops inside its merge until released: however
+	// late this goroutine gets to wait for it, it is not missed.
+	var armed atomic.Bool
+	inMerge, release := make(chan struct{}, 1), make(chan struct{})
 	testHookDrain = func() {
-		select {
-		case inMerge <- struct{}{}:
+		if armed.CompareAndSwap(true, false) {
+			inMerge <- struct{}{}
 			<-release
-		default:
 		}
 	}
 	r := NewRecorder(1)
@@ -30,6 +34,7 @@ func TestRecordingNeverWaitsForTheCollector(t *testing.T) {
 	smp := &Sample{Endpoint: ep, Start: start, End: start.Add(time.Millisecond)}
 	sh.Record(smp)
 
+	armed.Store(true)
 	finished := make(chan struct{})
 	go func() { r.Finish(time.Now()); close(finished) }()
 	select {

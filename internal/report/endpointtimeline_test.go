@@ -1,0 +1,40 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/surge-load/surge/result"
+)
+
+// TestOldAndNewResultsTogether compares a result from before the series
+// had per-endpoint points (base.json) with one that has them, both ways,
+// and reports each: the comparison and the pages are built, and only the
+// new result's timeline has charts by endpoint.
+func TestOldAndNewResultsTogether(t *testing.T) {
+	old, nw := readFixture(t, "base.json"), polling.result()
+	for _, pair := range [][]*result.Result{{old, nw}, {nw, old}} {
+		c, err := Compare([]Labeled{{Label: "a", File: "a.json", Result: pair[0]}, {Label: "b", File: "b.json", Result: pair[1]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := CompareHTML(&b, c, nil); err != nil {
+			t.Fatal(err)
+		}
+		CompareTable(&b, c)
+	}
+	if tl := NewTimeline(old, MaxChartPoints); tl.Endpoints != nil {
+		t.Errorf("an old result has charts by endpoint: %+v", tl.Endpoints)
+	}
+	if tl := NewTimeline(nw, MaxChartPoints); len(tl.Endpoints) != 3 {
+		t.Errorf("the new result has %d charts by endpoint, want 3", len(tl.Endpoints))
+	}
+	var b bytes.Buffer
+	for _, r := range []*result.Result{old, nw} {
+		if err := HTML(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		Summary(&b, r)
+	}
+}

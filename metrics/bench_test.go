@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -63,12 +64,22 @@ func TestMemoryFlatOverManyIntervals(t *testing.T) {
 // shards and folded into the run's statistics and one point of the series.
 // Its allocations per op are the memory the run costs per second.
 func BenchmarkFold(b *testing.B) {
+	benchmarkFold(b, 3)
+}
+
+// BenchmarkFoldEndpoints is BenchmarkFold with the 5,000 samples spread
+// over 50 endpoints: 50 per-endpoint points of the series a second.
+func BenchmarkFoldEndpoints(b *testing.B) {
+	benchmarkFold(b, 50)
+}
+
+func benchmarkFold(b *testing.B, endpoints int) {
 	rec := NewRecorder(2)
 	start := time.Now()
 	rec.start = start
 	var samples [][]Sample
-	for i, name := range []string{"GET /a", "GET /b", "POST /c"} {
-		samples = append(samples, synth(4096, uint64(i), rec.Endpoint(name), start))
+	for i := range endpoints {
+		samples = append(samples, synth(4096, uint64(i), rec.Endpoint(fmt.Sprintf("GET /%d", i)), start))
 	}
 	const perInterval = 5000
 	b.ReportAllocs()
@@ -76,7 +87,7 @@ func BenchmarkFold(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		for j := range perInterval {
-			rec.Shard(j & 1).Record(&samples[j%3][j&4095])
+			rec.Shard(j & 1).Record(&samples[j%endpoints][j&4095])
 		}
 		k++
 		b.StartTimer()

@@ -54,27 +54,27 @@ func newRawSocket(conn net.Conn) *rawSocket {
 	r, w := &s.r, &s.w
 	r.fn = func(fd uintptr) bool {
 		for {
-			n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.p[0])), uintptr(len(r.p)))
+			n, e := sysRead(fd, r.p)
 			switch e {
 			case syscall.EINTR:
 				continue
 			case syscall.EAGAIN:
 				return false
 			}
-			r.n, r.errno = int(n), e
+			r.n, r.errno = n, e
 			return true
 		}
 	}
 	w.fn = func(fd uintptr) bool {
 		for len(w.p) > 0 {
-			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&w.p[0])), uintptr(len(w.p)))
+			n, e := sysWrite(fd, w.p)
 			switch e {
 			case syscall.EINTR:
 				continue
 			case syscall.EAGAIN:
 				return false
 			case 0:
-				w.n += int(n)
+				w.n += n
 				w.p = w.p[n:]
 				if n == 0 {
 					return true // io.ErrUnexpectedEOF, as net.Conn's Write

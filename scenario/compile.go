@@ -111,7 +111,6 @@ func compile(spec *Spec, opts Options) (*program, *surge.Plan, error) {
 		c.fail("scenarios", "there are no scenarios", "add one under scenarios, with a load and tasks or a flow")
 	}
 	c.checkUniques()
-	c.checkSearch(spec.Search)
 	plan.Warmup = time.Duration(float64(spec.Warmup) * scale)
 	for _, name := range slices.Sorted(maps.Keys(spec.Monitor)) {
 		if slices.ContainsFunc(opts.Monitors, func(m monitor.Spec) bool { return m.Name == name }) {

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"time"
 
@@ -100,44 +99,19 @@ type Config struct {
 	NoConfirm bool
 }
 
+// goNames are the names of the checked fields in the errors of Run.
+var goNames = map[field]string{
+	fieldModel: "model", fieldStart: "start", fieldFactor: "factor", fieldAdd: "increment", fieldMax: "maximum",
+	fieldStep: "step", fieldWarmup: "warm-up", fieldBudget: "budget", fieldResolution: "resolution",
+}
+
 // withDefaults validates c and fills in the defaults of its zero fields.
 func (c Config) withDefaults() (Config, error) {
-	if c.Model != Users && c.Model != Rate {
-		return c, fmt.Errorf("search: model %q: want %q or %q", c.Model, Users, Rate)
-	}
 	if c.Build == nil {
 		return c, errors.New("search: Build is nil")
 	}
-	finite := func(name string, v float64) error {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("search: %s %v is not a finite number of 0 or more", name, v)
-		}
-		return nil
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"start", c.Start}, {"factor", c.Factor}, {"increment", c.Add}, {"maximum", c.Max}, {"resolution", c.Resolution}} {
-		if err := finite(f.name, f.v); err != nil {
-			return c, err
-		}
-	}
 	if c.Model == Users {
 		c.Start = math.Ceil(c.Start)
-	}
-	switch {
-	case c.Start <= 0:
-		return c, fmt.Errorf("search: start %v must be positive", c.Start)
-	case c.Factor != 0 && c.Add != 0:
-		return c, errors.New("search: give a step factor or an increment, not both")
-	case c.Factor != 0 && c.Factor <= 1:
-		return c, fmt.Errorf("search: step factor %v must be more than 1", c.Factor)
-	case c.Max != 0 && c.Max < c.Start:
-		return c, fmt.Errorf("search: maximum %v is below the start %v", c.Max, c.Start)
-	case c.Resolution >= 1:
-		return c, fmt.Errorf("search: resolution %v must be below 1", c.Resolution)
-	case c.Step < 0 || c.Warmup < 0 || c.Budget < 0:
-		return c, errors.New("search: step, warm-up and budget must not be negative")
 	}
 	if c.Factor == 0 && c.Add == 0 {
 		c.Factor = DefaultFactor
@@ -154,11 +128,9 @@ func (c Config) withDefaults() (Config, error) {
 	if len(c.Objectives) == 0 {
 		c.Objectives = DefaultObjectives()
 	}
-	if c.Warmup >= c.Step {
-		return c, fmt.Errorf("search: warm-up %v is not shorter than the step %v: nothing would be judged", c.Warmup, c.Step)
-	}
-	if c.Budget < c.Step {
-		return c, fmt.Errorf("search: budget %v is shorter than one step (%v)", c.Budget, c.Step)
+	l := levels{model: c.Model, start: c.Start, factor: c.Factor, add: c.Add, max: c.Max, resoln: c.Resolution, step: c.Step, warmup: c.Warmup, budget: c.Budget}
+	if ps := l.check(func(f field) string { return goNames[f] }); len(ps) > 0 {
+		return c, errors.New("search: " + ps[0].msg)
 	}
 	return c, nil
 }

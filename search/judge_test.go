@@ -228,8 +228,8 @@ func TestConfigChecks(t *testing.T) {
 		{func(c *Config) { c.Start = 0 }, "start"},
 		{func(c *Config) { c.Factor, c.Add = 2, 5 }, "not both"},
 		{func(c *Config) { c.Factor = 1 }, "more than 1"},
-		{func(c *Config) { c.Max = 5 }, "below the start"},
-		{func(c *Config) { c.Step, c.Warmup = time.Second, time.Second }, "not shorter"},
+		{func(c *Config) { c.Max = 5 }, "below the first level"},
+		{func(c *Config) { c.Step, c.Warmup = time.Second, time.Second }, "shorter than step"},
 		{func(c *Config) { c.Step, c.Budget = time.Minute, time.Second }, "shorter than one step"},
 		{func(c *Config) { c.Resolution = 1 }, "resolution"},
 	}

@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,9 +18,6 @@ import (
 	"github.com/surge-load/surge/scenario/yamlfile"
 	"github.com/surge-load/surge/search"
 )
-
-// defaultStepWarmup is the part of each find-max step that is not judged.
-const defaultStepWarmup = 2 * time.Second
 
 // findMaxFlags are the flags of `surge find-max`, as typed.
 type findMaxFlags struct {
@@ -85,11 +80,14 @@ the steps it finished; the final result replaces it.`,
   surge find-max examples/logs-endless.yaml --users 10 --step-duration 30s --warmup 5s`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := ""
+			var file *yamlfile.File
 			if len(args) == 1 {
-				path = args[0]
+				var err error
+				if file, err = openFile(args[0], &ff); err != nil {
+					return fileErrors(err)
+				}
 			}
-			cfg, err := buildSearch(&f, &ff, path, cmd.Flags().Changed)
+			cfg, err := buildSearch(&f, &ff, file, cmd.Flags().Changed)
 			if err != nil {
 				return fileErrors(err)
 			}
@@ -107,7 +105,7 @@ the steps it finished; the final result replaces it.`,
 	fs.Float64Var(&f.factor, "step-factor", 0, "multiply the level by this each step (default 2)")
 	fs.StringVar(&f.add, "step-add", "", "add this to the level each step, instead of --step-factor")
 	fs.DurationVar(&f.step, "step-duration", search.DefaultStep, "how long each level is held")
-	fs.DurationVar(&f.warmup, "warmup", defaultStepWarmup, "the start of each step that is not judged")
+	fs.DurationVar(&f.warmup, "warmup", search.DefaultWarmup, "the start of each step that is not judged")
 	fs.DurationVar(&f.budget, "budget", search.DefaultBudget, "the most time the whole search may take")
 	fs.StringVar(&f.max, "max", "", "the highest level to try (default: no limit but the budget)")
 	fs.IntVar(&f.maxUsers, "max-users", 0, "open model: the user pool of each step (default: twice the rate, at least 100)")
@@ -123,42 +121,41 @@ the steps it finished; the final result replaces it.`,
 	return cmd
 }
 
-// buildSearch turns the flags into a search of the URL or, if path is not
-// empty, of the scenario file at path, or says what is wrong with them.
-// changed reports whether a flag was given.
-func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(string) bool) (search.Config, error) {
+// buildSearch turns the flags into a search of the URL or, if file is not
+// nil, of the scenario file, or says what is wrong with them. changed
+// reports whether a flag was given.
+func buildSearch(f *findMaxFlags, ff *fileFlags, file *yamlfile.File, changed func(string) bool) (search.Config, error) {
 	var cfg search.Config
 	var req surge.Request
 	var err error
-	if path != "" {
-		if s := fileSearch(path, ff); s != nil {
-			changed = f.withFileSearch(s, changed)
+	var fileSearch *scenario.Search
+	if file != nil {
+		fileSearch = file.Spec.Search
+	} else {
+		for _, name := range fileOnly {
+			if changed(name) {
+				return cfg, fmt.Errorf("--%s applies to a scenario file: surge find-max FILE", name)
+			}
 		}
-	}
-	if path == "" {
 		if req, err = f.request(); err != nil {
 			return cfg, err
 		}
 	}
-	if cfg.Model, err = f.loadModel(changed); err != nil {
+	cfg, err = search.ConfigFrom(fileSearch, f.overrides(changed))
+	if err != nil && file == nil {
 		return cfg, err
 	}
-	if err := f.levels(&cfg, changed); err != nil {
-		return cfg, err
+	if file != nil {
+		var objectives []analysis.Threshold
+		build, objectives, ferr := f.fileBuilder(file, ff, cfg.Model, changed)
+		if err := file.Locate(err, ferr); err != nil {
+			return cfg, err // the flags' problem, or the file's, with their positions
+		}
+		cfg.Build, cfg.Objectives = build, objectives
 	}
-	switch {
-	case f.step <= 0:
-		return cfg, fmt.Errorf("--step-duration %v must be positive", f.step)
-	case f.warmup < 0:
-		return cfg, fmt.Errorf("--warmup %v must not be negative", f.warmup)
-	case f.warmup >= f.step:
-		return cfg, fmt.Errorf("--warmup %v must be shorter than --step-duration %v, or nothing is judged", f.warmup, f.step)
-	case f.budget < f.step:
-		return cfg, fmt.Errorf("--budget %v is shorter than one step (--step-duration %v)", f.budget, f.step)
-	case f.grace < 0:
+	if f.grace < 0 {
 		return cfg, fmt.Errorf("--grace %v must not be negative", f.grace)
 	}
-	cfg.Step, cfg.Warmup, cfg.Budget = f.step, f.warmup, f.budget
 	if f.cooldown < 0 {
 		return cfg, fmt.Errorf("--cooldown %v must not be negative", f.cooldown)
 	}
@@ -170,19 +167,17 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 		}
 		cfg.HealthCheck = search.HealthGET(f.health, 5*time.Second)
 	}
-	if cfg.Objectives, err = parseThresholds(f.thresholds); err != nil {
+	objectives, err := parseThresholds(f.thresholds)
+	if err != nil {
 		return cfg, err
 	}
-	if path != "" {
-		var objectives []analysis.Threshold
-		if cfg.Build, objectives, err = f.fileBuilder(path, ff, cfg.Model, changed); err != nil {
+	if len(objectives) > 0 {
+		cfg.Objectives = objectives
+	}
+	if file == nil {
+		if cfg.Build, err = f.builder(req, cfg.Model, changed); err != nil {
 			return cfg, err
 		}
-		if len(cfg.Objectives) == 0 {
-			cfg.Objectives = objectives
-		}
-	} else if cfg.Build, err = f.builder(req, cfg.Model, changed); err != nil {
-		return cfg, err
 	}
 	// Build the first and the last plan now, so that a bad URL or level is
 	// reported as invalid input.
@@ -194,7 +189,7 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 		if err == nil {
 			err = plan.Validate()
 		}
-		if err != nil && path == "" {
+		if err != nil && file == nil {
 			return cfg, modelError(err)
 		}
 		if err != nil {
@@ -204,66 +199,35 @@ func buildSearch(f *findMaxFlags, ff *fileFlags, path string, changed func(strin
 	return cfg, nil
 }
 
-// levels sets the levels of cfg, whose model is set, from --users, --rate
-// or --start, --step-factor or --step-add, and --max.
-func (f *findMaxFlags) levels(cfg *search.Config, changed func(string) bool) error {
-	var err error
-	level := func(flag, s string) (float64, error) {
-		if cfg.Model == search.Rate {
-			r, err := executor.ParseRate(s)
-			if err != nil {
-				return 0, fmt.Errorf("--%s: %w", flag, modelError(err))
-			}
-			return r, nil
+// overrides are the search settings the flags that were given set.
+func (f *findMaxFlags) overrides(changed func(string) bool) search.Overrides {
+	var o search.Overrides
+	given := func(name string, s *string) *string {
+		if changed(name) {
+			return s
 		}
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || n != math.Trunc(n) || math.IsInf(n, 0) {
-			return 0, fmt.Errorf("--%s %q: want a whole number of users", flag, s)
-		}
-		return n, nil
+		return nil
 	}
-	startFlag, start := "start", f.start
-	switch {
-	case changed("users"):
-		startFlag, start = "users", f.users
-	case changed("rate"):
-		startFlag, start = "rate", f.rate
+	o.Model, o.Users, o.Rate, o.Start = given("model", &f.model), given("users", &f.users), given("rate", &f.rate), given("start", &f.start)
+	o.Add, o.Max = given("step-add", &f.add), given("max", &f.max)
+	if changed("step-factor") {
+		o.Factor = &f.factor
 	}
-	if cfg.Start, err = level(startFlag, start); err != nil {
-		return err
-	}
-	if cfg.Start <= 0 {
-		return fmt.Errorf("--%s %s: the first level must be positive", startFlag, start)
-	}
-	if changed("step-factor") && changed("step-add") {
-		return errors.New("choose --step-factor or --step-add, not both")
-	}
-	cfg.Factor = f.factor
-	if changed("step-factor") && f.factor <= 1 {
-		return fmt.Errorf("--step-factor %v must be more than 1", f.factor)
-	}
-	if changed("step-add") {
-		if cfg.Add, err = level("step-add", f.add); err != nil {
-			return err
-		}
-		if cfg.Add <= 0 {
-			return fmt.Errorf("--step-add %s must be positive", f.add)
+	for _, d := range []struct {
+		name string
+		flag *time.Duration
+		to   **time.Duration
+	}{{"step-duration", &f.step, &o.Step}, {"warmup", &f.warmup, &o.Warmup}, {"budget", &f.budget, &o.Budget}} {
+		if changed(d.name) {
+			*d.to = d.flag
 		}
 	}
-	if changed("max") {
-		if cfg.Max, err = level("max", f.max); err != nil {
-			return err
-		}
-		if cfg.Max < cfg.Start {
-			return fmt.Errorf("--max %s is below the first level %s", f.max, start)
-		}
-	}
-	return nil
+	return o
 }
 
-// fileBuilder returns the search's Build for the scenario file at path,
-// and the file's thresholds.
-func (f *findMaxFlags) fileBuilder(path string, ff *fileFlags, model search.Model, changed func(string) bool) (search.Build, []analysis.Threshold, error) {
+// fileBuilder returns the search's Build for the scenario file, compiled
+// for every step without being read again, and the file's thresholds.
+func (f *findMaxFlags) fileBuilder(file *yamlfile.File, ff *fileFlags, model search.Model, changed func(string) bool) (search.Build, []analysis.Threshold, error) {
 	for _, name := range append(singleOnly, "think") {
 		if changed(name) {
 			return nil, nil, fmt.Errorf("--%s applies to a single-URL search; with a scenario file, set it in the file", name)
@@ -273,42 +237,11 @@ func (f *findMaxFlags) fileBuilder(path string, ff *fileFlags, model search.Mode
 	if err != nil {
 		return nil, nil, err
 	}
-	plan, err := yamlfile.Load(path, opts)
+	plan, err := file.Compile(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	load := func(o scenario.Options) (*surge.Plan, error) { return yamlfile.Load(path, o) }
-	return search.Compiled(model, opts, load), plan.Thresholds, nil
-}
-
-// loadModel picks the model from --model, --users and --rate.
-func (f *findMaxFlags) loadModel(changed func(string) bool) (search.Model, error) {
-	users, rate, start := changed("users"), changed("rate"), changed("start")
-	switch {
-	case users && rate:
-		return "", errors.New("choose --users (closed model) or --rate (open model), not both")
-	case start && (users || rate):
-		return "", errors.New("--users and --rate give the first level; drop --start")
-	case users:
-		if changed("model") && f.model != string(search.Users) {
-			return "", fmt.Errorf("--users is the closed model, not --model %s", f.model)
-		}
-		return search.Users, nil
-	case rate:
-		if changed("model") && f.model != string(search.Rate) {
-			return "", fmt.Errorf("--rate is the open model, not --model %s", f.model)
-		}
-		return search.Rate, nil
-	case !changed("model"):
-		return "", errors.New("choose a load: --users N (closed model) or --rate R (open model), the first level")
-	case !start:
-		return "", errors.New("--model needs --start, the first level")
-	}
-	switch m := search.Model(f.model); m {
-	case search.Users, search.Rate:
-		return m, nil
-	}
-	return "", fmt.Errorf("--model %q: want users or rate", f.model)
+	return search.Compiled(model, opts, file.Compile), plan.Thresholds, nil
 }
 
 // builder returns the search's Build: a single-URL plan holding a level.

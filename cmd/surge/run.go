@@ -87,16 +87,20 @@ its last seconds; the final result replaces the last checkpoint.`,
 				return &codeError{code: exitInvalid, err: err}
 			}
 			if len(args) == 1 {
-				if fileSearch(args[0], &ff) != nil {
+				file, err := openFile(args[0], &ff)
+				if err != nil {
+					return fileErrors(err)
+				}
+				if file.Spec.Search != nil {
 					if place.collector != nil {
 						return invalid("%s searches for the maximum load; --collector joins a run of a plan", args[0])
 					}
 					if f.live.ui != "" || len(f.live.outputs) > 0 {
 						return invalid("%s searches for the maximum load; --ui and --output follow a run of one plan (drop them, or the file's search section)", args[0])
 					}
-					return searchFile(cmd, args[0], &f, &ff, cmd.Flags().Changed)
+					return searchFile(cmd, file, &f, &ff, cmd.Flags().Changed)
 				}
-				plan, err := buildFilePlan(args[0], &f, &ff, cmd.Flags().Changed)
+				plan, err := buildFilePlan(file, &f, &ff, cmd.Flags().Changed)
 				if err != nil {
 					return fileErrors(err)
 				}
@@ -140,6 +144,11 @@ its last seconds; the final result replaces the last checkpoint.`,
 // buildRunPlan turns the flags into a plan, or says what is wrong with them.
 // changed reports whether a flag was given.
 func buildRunPlan(f *runFlags, changed func(string) bool) (*surge.Plan, error) {
+	for _, name := range fileOnly {
+		if changed(name) {
+			return nil, fmt.Errorf("--%s applies to a scenario file: surge run FILE", name)
+		}
+	}
 	req, err := f.request()
 	if err != nil {
 		return nil, err

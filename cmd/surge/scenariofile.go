@@ -32,21 +32,19 @@ func (f *fileFlags) register(fs *pflag.FlagSet) {
 	f.inputFlags.register(fs)
 }
 
+// fileOnly are the flags of a run that only a scenario file takes.
+var fileOnly = []string{"target", "scenario", "env", "seed"}
+
 // singleOnly are the flags of a single-URL run that a scenario file sets
 // itself.
 var singleOnly = []string{"url", "method", "header", "body", "timeout", "stages", "max-users", "grace"}
 
-// buildFilePlan compiles the scenario file at path with the overrides of
-// the flags.
-func buildFilePlan(path string, f *runFlags, ff *fileFlags, changed func(string) bool) (*surge.Plan, error) {
+// buildFilePlan compiles the scenario file with the overrides of the
+// flags.
+func buildFilePlan(file *yamlfile.File, f *runFlags, ff *fileFlags, changed func(string) bool) (*surge.Plan, error) {
 	for _, name := range singleOnly {
 		if changed(name) {
 			return nil, fmt.Errorf("--%s applies to a single-URL run; with a scenario file, set it in the file", name)
-		}
-	}
-	for _, name := range []string{"target", "scenario", "env", "seed"} {
-		if changed(name) && path == "" {
-			return nil, fmt.Errorf("--%s applies to a scenario file: surge run FILE", name)
 		}
 	}
 	opts, err := ff.options(&f.requestFlags)
@@ -82,7 +80,7 @@ func buildFilePlan(path string, f *runFlags, ff *fileFlags, changed func(string)
 	if opts.Monitors, err = parseMonitors(f.monitors); err != nil {
 		return nil, err
 	}
-	plan, err := yamlfile.Load(path, opts)
+	plan, err := file.Compile(opts)
 	if err != nil {
 		return nil, err
 	}

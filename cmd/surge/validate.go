@@ -7,6 +7,7 @@ import (
 
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
+	"github.com/surge-load/surge/search"
 )
 
 func newValidateCmd() *cobra.Command {
@@ -15,8 +16,8 @@ func newValidateCmd() *cobra.Command {
 		Use:   "validate FILE",
 		Short: "Check a scenario file without sending a request",
 		Long: `Check a scenario file as surge run does before any traffic: its keys and
-types, durations, expressions and the names they use, weights, load models and
-thresholds; data files are read. Every problem is reported with its
+types, durations, expressions and the names they use, weights, load models,
+thresholds and the search section; data files are read. Every problem is reported with its
 file:line:col and a short fix.
 
 Exit codes: 0 valid, 2 invalid.`,
@@ -32,7 +33,15 @@ Exit codes: 0 valid, 2 invalid.`,
 			if err := ff.inputFlags.apply(&opts); err != nil {
 				return invalid("%v", err)
 			}
-			plan, err := yamlfile.Load(args[0], opts)
+			file, err := yamlfile.Open(args[0], opts)
+			if err != nil {
+				return fileErrors(err)
+			}
+			plan, err := file.Compile(opts)
+			if file.Spec.Search != nil {
+				_, serr := search.ConfigFrom(file.Spec.Search, search.Overrides{})
+				err = file.Locate(err, serr)
+			}
 			if err != nil {
 				return fileErrors(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -99,27 +98,11 @@ func parseYAML(name string, src []byte) (root ast.Node, err error) {
 // anyway, so that all its problems are reported at once; the problems
 // Compile finds in a field that already has one are left out.
 func Compile(name string, src []byte, opts scenario.Options) (*surge.Plan, error) {
-	spec, pos, perr := parse(name, src)
-	if spec == nil {
-		return nil, perr
+	f, err := open(name, src)
+	if err != nil {
+		return nil, err
 	}
-	plan, cerr := scenario.Compile(spec, opts)
-	if perr == nil {
-		if cerr != nil {
-			return nil, pos.Locate(name, cerr)
-		}
-		return plan, nil
-	}
-	errs := perr.(scenario.Errors)
-	var more scenario.Errors
-	if errors.As(cerr, &more) {
-		for _, e := range more {
-			if !related(e.Path, errs) {
-				errs = append(errs, e)
-			}
-		}
-	}
-	return nil, pos.Locate(name, errs)
+	return f.Compile(opts)
 }
 
 // related reports whether path is, contains or is inside the field of one
@@ -151,12 +134,9 @@ func ReadFile(path string, opts scenario.Options) ([]byte, error) {
 // otherwise, and data files are confined to that directory and
 // opts.AllowPaths.
 func Load(path string, opts scenario.Options) (*surge.Plan, error) {
-	src, err := ReadFile(path, opts)
+	f, err := Open(path, opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Dir == "" && opts.FS == nil {
-		opts.Dir = filepath.Dir(path)
-	}
-	return Compile(path, src, opts)
+	return f.Compile(opts)
 }

@@ -227,14 +227,11 @@ func (c *Collector) soFar() *result.Result {
 		}
 	}
 	c.mu.Unlock()
-	res, err := metrics.Merge(parts...)
+	res, err := analysis.Merge(parts...)
 	if err != nil {
 		return nil
 	}
 	res.Run.Segment = result.Segment{Index: 0, Count: c.cfg.Parts}
-	if analysis.JudgeMerged(res, parts) != nil {
-		return nil
-	}
 	return res
 }
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/surge-load/surge/analysis"
-	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
 
@@ -31,7 +30,7 @@ func (c *Collector) merge(interrupted bool, cause error) (*result.Result, error)
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("collect: no segment sent its part: %s", missing[0].Reason)
 	}
-	res, err := metrics.Merge(parts...)
+	res, err := analysis.Merge(parts...)
 	if err != nil {
 		return nil, fmt.Errorf("collect: %w", err)
 	}
@@ -43,9 +42,6 @@ func (c *Collector) merge(interrupted bool, cause error) (*result.Result, error)
 		if cause != nil {
 			res.Run.StopReason += ": " + cause.Error()
 		}
-	}
-	if err := analysis.JudgeMerged(res, parts); err != nil {
-		return nil, fmt.Errorf("collect: %w", err)
 	}
 	return res, nil
 }

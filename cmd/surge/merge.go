@@ -37,18 +37,12 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 				}
 				parts[i] = r
 			}
-			if err := metrics.CheckParts(parts); err != nil {
-				return partsError(args, err)
-			}
 			if err := metrics.CheckComplete(parts); err != nil {
 				return invalid("%v", err)
 			}
-			res, err := metrics.Merge(parts...)
+			res, err := analysis.Merge(parts...)
 			if err != nil {
 				return partsError(args, err)
-			}
-			if err := analysis.JudgeMerged(res, parts); err != nil {
-				return invalid("%v", err)
 			}
 			return show(cmd, res, out, reportPath)
 		},

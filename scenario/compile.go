@@ -209,10 +209,19 @@ func (c *compiler) checkTarget(spec *Spec) {
 		return
 	}
 	if err := httpc.CheckURL(c.target); err != nil {
-		c.fail("target", "target %s", "write it as http://host:port", strings.TrimPrefix(err.Error(), "request URL "))
+		c.fail("target", "target %s", "write it as http://host:port", urlProblem(err))
 		return
 	}
 	c.target = strings.TrimSuffix(c.target, "/")
+}
+
+// urlProblem returns what is wrong with a URL that httpc.CheckURL
+// refused, without its "request URL" prefix.
+func urlProblem(err error) string {
+	if ue, ok := errors.AsType[*httpc.URLError](err); ok {
+		return ue.Msg
+	}
+	return err.Error()
 }
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -241,7 +241,7 @@ func (c *compiler) request(s Step, path string, sc *expr.Scope) *request {
 		out.url = t
 		if u, ok := t.Constant(); ok {
 			if err := httpc.CheckURL(u); err != nil {
-				c.fail(path+".url", "%v", "write /path, relative to target, or http://host:port/path", strings.TrimPrefix(err.Error(), "request URL "))
+				c.fail(path+".url", "%v", "write /path, relative to target, or http://host:port/path", urlProblem(err))
 			}
 		}
 	}

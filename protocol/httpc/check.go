@@ -46,9 +46,25 @@ func CheckHeader(name, value string) error {
 	return nil
 }
 
+// A URLError is a URL that cannot be requested, and why.
+type URLError struct {
+	URL string
+	// Msg says what is wrong, starting with the quoted URL, as in
+	// "\"http://h:0/\": port 0 is not from 1 to 65535".
+	Msg string
+}
+
+func (e *URLError) Error() string { return "request URL " + e.Msg }
+
+// urlErrorf returns a *URLError of s whose message is s quoted, then
+// format.
+func urlErrorf(s, format string, args ...any) error {
+	return &URLError{URL: s, Msg: strconv.Quote(s) + fmt.Sprintf(format, args...)}
+}
+
 // CheckURL reports whether s can be requested: an absolute http:// or
 // https:// URL with a host, a port (if any) from 1 to 65535, and no spaces
-// or control characters.
+// or control characters. The error is a *URLError.
 func CheckURL(s string) error {
 	_, err := newTarget(s)
 	return err
@@ -57,14 +73,14 @@ func CheckURL(s string) error {
 // checkURL is the part of CheckURL that url.Parse does not do.
 func checkURL(s string, u *url.URL) error {
 	if strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return fmt.Errorf("request URL %q holds a space or control character; escape it (%%20)", s)
+		return urlErrorf(s, " holds a space or control character; escape it (%%20)")
 	}
 	if u.Hostname() == "" {
-		return fmt.Errorf("request URL %q: no host", s)
+		return urlErrorf(s, ": no host")
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("request URL %q: port %s is not from 1 to 65535", s, p)
+			return urlErrorf(s, ": port %s is not from 1 to 65535", p)
 		}
 	}
 	return nil

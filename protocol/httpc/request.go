@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -98,7 +98,10 @@ func (r *Request) target() (*target, error) {
 func newTarget(s string) (*target, error) {
 	u, err := url.Parse(s)
 	if err != nil {
-		return nil, fmt.Errorf("request URL: %w", err)
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err
+		}
+		return nil, urlErrorf(s, ": %v", err)
 	}
 	port := u.Port()
 	switch u.Scheme {
@@ -111,13 +114,13 @@ func newTarget(s string) (*target, error) {
 			port = "443"
 		}
 	default:
-		return nil, fmt.Errorf("request URL %q: scheme must be http or https", s)
+		return nil, urlErrorf(s, ": scheme must be http or https")
 	}
 	if u.Host == "" || u.Hostname() == "" {
-		return nil, fmt.Errorf("request URL %q: no host", s)
+		return nil, urlErrorf(s, ": no host")
 	}
 	if strings.ContainsAny(u.Host, "\r\n\x00 ") {
-		return nil, fmt.Errorf("request URL %q: the host holds a space, line break or NUL", s)
+		return nil, urlErrorf(s, ": the host holds a space, line break or NUL")
 	}
 	if err := checkURL(s, u); err != nil {
 		return nil, err

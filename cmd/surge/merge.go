@@ -37,12 +37,12 @@ once, on the whole. Exit codes as surge run: 3 if a threshold failed.`,
 				}
 				parts[i] = r
 			}
-			if err := metrics.CheckComplete(parts); err != nil {
-				return invalid("%v", err)
-			}
 			res, err := analysis.Merge(parts...)
 			if err != nil {
 				return partsError(args, err)
+			}
+			if err := metrics.CheckComplete(parts); err != nil {
+				return invalid("%v", err)
 			}
 			return show(cmd, res, out, reportPath)
 		},

@@ -42,7 +42,9 @@ scenarios:
       - get: "/x?sc=b&l={{ lognormal(0, 1) }}&r={{ randInt(1, 1000000) }}&f={{ randFloat(0, 1) }}"
 `
 	run := func(seed uint64) map[string][]string {
+		mu.Lock() // the handler's last read is ordered before only by the network
 		got = map[string][]string{}
+		mu.Unlock()
 		plan, err := yamlfile.Compile("seed.yaml", []byte(src), scenario.Options{Target: srv.URL, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
@@ -55,6 +57,8 @@ scenarios:
 		if _, err := surge.Run(ctx, plan, surge.Options{}); err != nil {
 			t.Fatal(err)
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		return got
 	}
 	first, again, other := run(42), run(42), run(43)

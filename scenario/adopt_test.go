@@ -47,7 +47,7 @@ func TestSetupStateIsAdopted(t *testing.T) {
 	u := second.Scenarios[0].Users(rec)(0).(*vuser)
 	u.Iterate(context.Background(), executor.Iteration{Intended: time.Now()})
 	rec.Finish(time.Now())
-	if got := srv.paths; len(got) != 2 || got[1] != "GET /%2Fstatus%2F201/6" {
+	if got := srv.seen(); len(got) != 2 || got[1] != "GET /%2Fstatus%2F201/6" {
 		t.Errorf("paths %q: want the setup once, then the user with the adopted values", got)
 	}
 	if ids := p.pools["ids"].items; !slices.Equal(ids, []any{"seed", 5}) {

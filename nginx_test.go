@@ -91,25 +91,29 @@ func (n *nginx) counts(t *testing.T) map[string]int64 {
 
 // TestCountsMatchNginxAccessLog runs surge against nginx under both load
 // models and checks that the requests and statuses surge reports are
-// exactly what nginx logged.
+// exactly what nginx logged. What a busy machine changes is left out of
+// it: the open model's arrivals are all accounted for (sent, or dropped
+// for want of a free user), and the timeouts and grace are long enough that
+// no request is cut short, which nginx would log as 499.
 func TestCountsMatchNginxAccessLog(t *testing.T) {
 	ng := startNginx(t)
+	const patience = time.Minute
 	runs := []struct {
 		path   string
 		method string
 		load   executor.Load
 		status string
 	}{
-		{"/ok", "GET", executor.Open{StartRate: 400, Stages: []executor.Stage{{Duration: 2 * time.Second, Target: 400}}, MaxUsers: 100, Grace: 5 * time.Second}, "200"},
-		{"/missing", "GET", executor.Closed{Start: 8, Stages: []executor.Stage{{Duration: time.Second, Target: 8}}, Grace: 5 * time.Second}, "404"},
-		{"/broken", "GET", executor.Open{StartRate: 300, Stages: []executor.Stage{{Duration: time.Second, Target: 300}}, MaxUsers: 50, Grace: 5 * time.Second}, "503"},
-		{"/post", "POST", executor.Closed{Start: 0, Stages: []executor.Stage{{Duration: 500 * time.Millisecond, Target: 6}, {Duration: 500 * time.Millisecond, Target: 0}}, Grace: 5 * time.Second}, "201"},
+		{"/ok", "GET", executor.Open{StartRate: 200, Stages: []executor.Stage{{Duration: 2 * time.Second, Target: 200}}, MaxUsers: 100, Grace: patience}, "200"},
+		{"/missing", "GET", executor.Closed{Start: 8, Stages: []executor.Stage{{Duration: time.Second, Target: 8}}, Grace: patience}, "404"},
+		{"/broken", "GET", executor.Open{StartRate: 150, Stages: []executor.Stage{{Duration: time.Second, Target: 150}}, MaxUsers: 50, Grace: patience}, "503"},
+		{"/post", "POST", executor.Closed{Start: 0, Stages: []executor.Stage{{Duration: 500 * time.Millisecond, Target: 6}, {Duration: 500 * time.Millisecond, Target: 0}}, Grace: patience}, "201"},
 	}
 	want := map[string]int64{}
 	for _, r := range runs {
 		plan, err := surge.SingleURL(surge.Request{
 			Method: r.method, URL: ng.url + r.path, Body: []byte(strings.Repeat("x", 300)),
-			HTTP: httpc.Options{Timeout: 5 * time.Second},
+			HTTP: httpc.Options{Timeout: patience},
 		}, r.load, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -119,15 +123,15 @@ func TestCountsMatchNginxAccessLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		ep := res.Endpoints[0]
-		if ep.Requests == 0 || res.Totals.Dropped != 0 {
-			t.Fatalf("%s: %d requests, %d dropped; want some and none dropped", r.path, ep.Requests, res.Totals.Dropped)
+		if ep.Requests == 0 {
+			t.Fatalf("%s: no requests", r.path)
 		}
 		if got := ep.Statuses[r.status]; got != ep.Requests {
 			t.Errorf("%s: %d of %d requests had status %s: %+v, errors %+v", r.path, got, ep.Requests, r.status, ep.Statuses, res.Errors)
 		}
 		if o, ok := r.load.(executor.Open); ok {
-			if wantN := int64(o.StartRate * o.Stages[0].Duration.Seconds()); ep.Requests != wantN {
-				t.Errorf("%s: open model sent %d requests, schedule has %d", r.path, ep.Requests, wantN)
+			if wantN := int64(o.StartRate * o.Stages[0].Duration.Seconds()); ep.Requests+res.Totals.Dropped != wantN {
+				t.Errorf("%s: open model sent %d requests and dropped %d, schedule has %d", r.path, ep.Requests, res.Totals.Dropped, wantN)
 			}
 		}
 		for code, n := range ep.Statuses {

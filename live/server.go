@@ -137,7 +137,7 @@ func (s *Server) Finish(r *result.Result) {
 
 func (s *Server) publish(r *result.Result, state string) {
 	u := update{Status: s.status(r, state), Report: report.NewReportData(r)}
-	u.Report.Live = true
+	u.Report.ForLive()
 	if state == "running" {
 		v := &u.Report.Verdict
 		v.Status, v.Headline = runningVerdict(r, s.cfg.Planned)

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/surge-load/surge/result"
 )
@@ -33,9 +35,9 @@ type endpointTimelines struct {
 	p50, p95, p99 []float64
 }
 
-// newEndpointTimelines returns the accumulator of the rows of r's series, in
-// the order of r's endpoint table (rows only the series has come after),
-// or nil if the series has no per-endpoint points (a result from before
+// newEndpointTimelines returns the accumulator of the rows that have points
+// in r's series, in the order of r's endpoint table (rows only the series
+// has come after), or nil if the series has no per-endpoint points (a result from before
 // surge kept them).
 func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimelines {
 	e := &endpointTimelines{index: map[string]int{}}
@@ -45,18 +47,21 @@ func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimeli
 			e.rows = append(e.rows, EndpointTimeline{Name: name})
 		}
 	}
-	found := false
+	seen := map[string]bool{}
 	for _, p := range pts {
-		if len(p.Endpoints) > 0 {
-			found = true
-			break
+		for _, ep := range p.Endpoints {
+			seen[ep.Name] = true
 		}
 	}
-	if !found {
+	if len(seen) == 0 {
 		return nil
 	}
+	// Rows without points (beyond the series' first 100) are left out,
+	// not drawn as zeros.
 	for _, ep := range r.Endpoints {
-		add(ep.Name)
+		if seen[ep.Name] {
+			add(ep.Name)
+		}
 	}
 	for _, p := range pts {
 		for _, ep := range p.Endpoints {
@@ -101,4 +106,28 @@ func (e *endpointTimelines) add(b []*result.Point, durS float64) {
 		}
 		row.P50, row.P95, row.P99 = append(row.P50, e.p50[i]/w), append(row.P95, e.p95[i]/w), append(row.P99, e.p99[i]/w)
 	}
+}
+
+// LiveEndpoints is how many endpoints the live page charts: the busiest.
+// Its data is sent every second, and every endpoint's chart data is up to
+// MaxChartPoints points of five series.
+const LiveEndpoints = 10
+
+// ForLive marks d as the live page's (ReportData.Live) and keeps, of the
+// charts by endpoint, the LiveEndpoints busiest, saying so.
+func (d *ReportData) ForLive() {
+	d.Live = true
+	tl := d.Charts
+	if tl == nil || len(tl.Endpoints) <= LiveEndpoints {
+		return
+	}
+	busiest := slices.Clone(tl.Endpoints)
+	slices.SortStableFunc(busiest, func(a, b EndpointTimeline) int { return int(min(max(b.Requests-a.Requests, -1), 1)) })
+	keep := map[string]bool{}
+	for _, e := range busiest[:LiveEndpoints] {
+		keep[e.Name] = true
+	}
+	n := len(tl.Endpoints)
+	tl.Endpoints = slices.DeleteFunc(slices.Clone(tl.Endpoints), func(e EndpointTimeline) bool { return !keep[e.Name] })
+	tl.EndpointsNote = fmt.Sprintf("The live page charts the %d busiest of %d endpoints; the report written at the end has them all.", LiveEndpoints, n)
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/surge-load/surge/result"
@@ -36,5 +38,33 @@ func TestOldAndNewResultsTogether(t *testing.T) {
 			t.Fatal(err)
 		}
 		Summary(&b, r)
+	}
+}
+
+// TestLiveChartsTheBusiestEndpoints: the live page's data keeps the
+// LiveEndpoints busiest endpoints' charts and says so; a report keeps all.
+func TestLiveChartsTheBusiestEndpoints(t *testing.T) {
+	r := *polling.result()
+	var series []result.Point
+	for _, p := range r.Series {
+		var eps []result.EndpointPoint
+		for k := range LiveEndpoints + 2 {
+			eps = append(eps, result.EndpointPoint{Name: fmt.Sprintf("row %d", k), Requests: int64(k + 1)})
+		}
+		p.Endpoints = eps
+		series = append(series, p)
+	}
+	r.Series = series
+	d := NewReportData(&r)
+	if len(d.Charts.Endpoints) != LiveEndpoints+2 || d.Charts.EndpointsNote != "" {
+		t.Fatalf("the report charts %d endpoints (%q)", len(d.Charts.Endpoints), d.Charts.EndpointsNote)
+	}
+	d.ForLive()
+	var names []string
+	for _, e := range d.Charts.Endpoints {
+		names = append(names, e.Name)
+	}
+	if len(names) != LiveEndpoints || names[0] != "row 2" || !d.Live || !strings.Contains(d.Charts.EndpointsNote, "10 busiest of 12") {
+		t.Errorf("live: %q, %q", names, d.Charts.EndpointsNote)
 	}
 }

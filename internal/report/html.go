@@ -40,7 +40,7 @@ func HTML(w io.Writer, r *result.Result) error {
 // server it came from, and nothing else.
 func LivePage(w io.Writer, r *result.Result, script string) error {
 	d := NewReportData(r)
-	d.Live = true
+	d.ForLive()
 	return writePage(w, "surge live · "+d.Run.Title, d, pageOptions{script: script, connect: true})
 }
 

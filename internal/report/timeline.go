@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -62,9 +63,11 @@ type Timeline struct {
 	// Endpoints are each statistics row's share of the series, on the same
 	// points; absent for a result without per-endpoint points.
 	Endpoints []EndpointTimeline `json:"endpoints,omitempty"`
-	// EndpointsOmitted counts the rows the series has no points of
-	// (result.Result.EndpointSeriesOmitted).
-	EndpointsOmitted int `json:"endpoints_omitted,omitempty"`
+	// EndpointsNote says which endpoints the charts by endpoint leave out,
+	// if any: those the series has no points of
+	// (result.Result.EndpointSeriesOmitted), or on the live page all but
+	// the busiest (ReportData.ForLive).
+	EndpointsNote string `json:"endpoints_note,omitempty"`
 
 	// Bands and Marks are the periods and moments of the run's findings
 	// that the charts shade and mark (the report's timeline only).
@@ -138,7 +141,10 @@ func newTimeline(r *result.Result, size int) *Timeline {
 		}
 	}
 	if eps != nil {
-		tl.Endpoints, tl.EndpointsOmitted = eps.rows, r.EndpointSeriesOmitted
+		tl.Endpoints = eps.rows
+		if n := r.EndpointSeriesOmitted; n > 0 {
+			tl.EndpointsNote = fmt.Sprintf("%d more endpoints had requests; the series keeps points of their own for the first %d only (their requests are in every total).", n, len(eps.rows))
+		}
 	}
 	if tl.Intervals > 0 && size == 1 {
 		tl.StepS = medianDuration(pts)

@@ -726,7 +726,7 @@
     pick.appendChild(el("label", { class: "percentile" }, ["latency percentile ", sel]));
     s.appendChild(pick);
     if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "The " + ENDPOINTS_PICKED + " busiest of " + rows.length + " endpoints are drawn at first; tick others to add them."));
-    if (ch.endpoints_omitted) s.appendChild(el("p", { class: "note" }, ch.endpoints_omitted + " more endpoints had requests; the series keeps points of its own for the first " + rows.length + " only (their requests are in every total)."));
+    if (ch.endpoints_note) s.appendChild(el("p", { class: "note" }, ch.endpoints_note));
     s.appendChild(holder);
     draw();
   }

@@ -22,19 +22,20 @@ import (
 // whether the iteration may go on. It records exactly one sample.
 func (u *vuser) request(ctx context.Context, s *step) bool {
 	r := s.req
-	smp := metrics.Sample{Endpoint: u.ids[r.ep], Intended: u.intended}
+	smp := &u.smp
+	*smp = metrics.Sample{Endpoint: u.ids[r.ep], Intended: u.intended}
 	u.intended = time.Time{} // later requests count from their own start
 	if err := u.build(s); err != nil {
 		now := time.Now()
 		smp.Intended, smp.Start, smp.End = time.Time{}, now, now
 		smp.Class, smp.Err = errclass.NotSent, fmt.Errorf("%s: build the request: %w", s.path, err)
 		u.failure = smp.Err
-		u.shard.Record(&smp)
+		u.shard.Record(smp)
 		return false
 	}
-	resp := u.tr.Do(ctx, &u.req, &smp)
+	resp := u.tr.Do(ctx, &u.req, smp)
 	u.jar.store(u.req.URL, resp.Header)
-	ok := u.check(s, &smp, &resp)
+	ok := u.check(s, smp, &resp)
 	if !ok && s.errorKey != "" && smp.Err != nil && len(resp.Body) > 0 {
 		if v := gjson.GetBytes(resp.Body, s.errorKey); v.Exists() {
 			smp.Err = &keyedError{status: resp.Status, key: s.errorKeySrc, value: v.String(), err: smp.Err}
@@ -43,7 +44,7 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 	if !ok {
 		u.failure = fmt.Errorf("%s: %s %s: %w", s.path, r.method, u.req.URL, smp.Err)
 	}
-	u.shard.Record(&smp)
+	u.shard.Record(smp)
 	return ok
 }
 

@@ -29,7 +29,10 @@ type vuser struct {
 	grpc   *grpcc.Client // made at the first gRPC call
 	rng    *rand.Rand    // every random draw of the user's
 
-	req      httpc.Request // reused for every request
+	req httpc.Request // reused for every request
+	// smp is the sample of the request in flight, reused: one of its
+	// own would escape through the transport, an allocation per request.
+	smp      metrics.Sample
 	urlBuf   []byte
 	scratch  []byte
 	intended time.Time // for the iteration's first request

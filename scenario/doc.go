@@ -46,6 +46,17 @@
 // are never part of a latency. Failed expectations are failures of class
 // check.
 //
+// # Reading the package
+//
+// The files say which part they belong to. spec*.go is what a scenario
+// means: the types a Spec is made of and their documentation. compile*.go
+// is the compiler: Compile checks a Spec (every problem an Error at its
+// path) and turns it into a program, the compiled form in program.go;
+// program_build.go makes the plan's scenarios and setup of it. run*.go is
+// how a compiled step runs: the virtual user (run_user.go) and its
+// requests, streams, gRPC calls, cookies and pools. The expression engine
+// is package internal/expr.
+//
 // docs/scenarios.md is the reference of the file format and of these
 // concepts.
 package scenario

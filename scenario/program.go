@@ -1,13 +1,13 @@
 package scenario
 
 import (
-	"github.com/surge-load/surge/protocol/grpcc"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/internal/expr"
+	"github.com/surge-load/surge/protocol/grpcc"
 	"github.com/surge-load/surge/protocol/httpc"
 )
 

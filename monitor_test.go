@@ -2,7 +2,6 @@ package surge_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 )
@@ -28,21 +28,8 @@ func TestHungMonitorDoesNotSlowTheLoad(t *testing.T) {
 	var served atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.Add(1) }))
 	defer srv.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
-	hung, err := monitor.Parse("app", "prometheus:http://"+ln.Addr().String()+"/metrics")
+	hungAddr, _ := servertest.Hold(t, nil) // accepts, never answers
+	hung, err := monitor.Parse("app", "prometheus:http://"+hungAddr+"/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

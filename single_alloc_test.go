@@ -1,14 +1,13 @@
 package surge_test
 
 import (
-	"bytes"
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -18,39 +17,8 @@ import (
 // per request for the collector to pay for in pauses. The server answers
 // with canned bytes, allocating nothing itself.
 func TestSingleURLIterationAllocatesNothing(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				resp := []byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
-				buf := make([]byte, 4096)
-				n := 0
-				for {
-					m, err := c.Read(buf[n:])
-					if err != nil {
-						return
-					}
-					n += m
-					for i := bytes.Index(buf[:n], []byte("\r\n\r\n")); i >= 0; i = bytes.Index(buf[:n], []byte("\r\n\r\n")) {
-						n = copy(buf, buf[i+4:n])
-						if _, err := c.Write(resp); err != nil {
-							return
-						}
-					}
-				}
-			}()
-		}
-	}()
-	plan, err := surge.SingleURL(surge.Request{URL: "http://" + ln.Addr().String() + "/"}, executor.Closed{Start: 1}, nil)
+	addr := servertest.Canned(t, []byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n"))
+	plan, err := surge.SingleURL(surge.Request{URL: "http://" + addr + "/"}, executor.Closed{Start: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package monitor
 import (
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -239,26 +238,13 @@ func TestCgroup(t *testing.T) {
 // Stop does not wait for a hung one.
 func TestGapsHaveReasons(t *testing.T) {
 	refused := fmt.Sprintf("http://127.0.0.1:%d/metrics", servertest.FreePort(t))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // accepted, never answered
-		}
-	}()
+	hungAddr, _ := servertest.Hold(t, nil) // accepts, never answers
 	c := startChild(t, "spin", "gone")
 	gone := mustParse(t, "gone", fmt.Sprintf("process:%d", c.cmd.Process.Pid))
 	c.stop()
 	res, _ := watch(t, 3, 300*time.Millisecond,
 		mustParse(t, "refused", "prometheus:"+refused),
-		mustParse(t, "hung", "prometheus:http://"+ln.Addr().String()+"/metrics"),
+		mustParse(t, "hung", "prometheus:http://"+hungAddr+"/metrics"),
 		gone,
 		mustParse(t, "nobody", "process:no-such-process-"+fmt.Sprint(os.Getpid())))
 	want := map[string]string{"refused": "connection refused", "hung": "did not answer within its 300ms interval",

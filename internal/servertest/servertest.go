@@ -1,6 +1,7 @@
-// Package servertest starts the real servers the tests measure against
-// and watch (nginx, prometheus, influxd, node-exporter from Debian's
-// packages) on loopback ports, and stops them when the test ends.
+// Package servertest starts the servers of the tests on loopback ports and
+// stops them when the test ends: the real ones they measure against and
+// watch (nginx, prometheus, influxd, node-exporter from Debian's
+// packages), and raw TCP servers that answer by hand (Raw, Hold, Canned).
 package servertest
 
 import (
@@ -30,10 +31,7 @@ func Require(t testing.TB, path, pkg, env string) string {
 // FreePort returns a loopback port that was free a moment ago.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := listen(t)
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }

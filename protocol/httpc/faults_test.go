@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -102,7 +103,7 @@ func TestConnectTimeout(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) { io.Copy(io.Discard, c) }) // reads, never answers
+	addr := servertest.Raw(t, func(c net.Conn) { io.Copy(io.Discard, c) }) // reads, never answers
 	s, _ := doOnce(t, Options{Timeout: 300 * time.Millisecond}, &Request{URL: "http://" + addr + "/"}, errclass.Timeout)
 	if s.Timing.Wait < 250*time.Millisecond {
 		t.Errorf("Wait = %v, want about the 300ms timeout", s.Timing.Wait)
@@ -119,7 +120,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestTimeoutWhileReadingBody(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		if readRequestHead(c) == nil {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nsome of it")
 			io.Copy(io.Discard, c)
@@ -136,7 +137,7 @@ func TestTimeoutWhileReadingBody(t *testing.T) {
 }
 
 func TestReset(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		if readRequestHead(c) == nil {
 			c.(*net.TCPConn).SetLinger(0)
 			c.Close() // RST
@@ -166,7 +167,7 @@ func TestResetHTTP2(t *testing.T) {
 }
 
 func TestClosedMidBody(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		if readRequestHead(c) == nil {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")
 			c.Close()
@@ -180,7 +181,7 @@ func TestClosedMidBody(t *testing.T) {
 }
 
 func TestClosedBeforeResponse(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		if readRequestHead(c) == nil {
 			c.Close()
 		}

@@ -2,7 +2,6 @@ package httpc
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -37,7 +37,7 @@ type scripted struct {
 
 func scriptServer(t *testing.T, answer func(i int, req *http.Request) string) (string, *scripted) {
 	sc := &scripted{methods: make(chan string, 100)}
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		defer c.Close()
 		sc.conns.Add(1)
 		br := bufio.NewReader(c)
@@ -220,7 +220,7 @@ func TestConnectionClose(t *testing.T) {
 // on a new connection, as net/http's background reader would arrange.
 func TestIdleConnectionClosedByServer(t *testing.T) {
 	closed := make(chan struct{}, 10)
-	addr := rawServer(t, func(c net.Conn) {
+	addr := servertest.Raw(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		if _, err := http.ReadRequest(br); err == nil {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
@@ -296,29 +296,7 @@ func TestPreparedGETAllocatesNothing(t *testing.T) {
 // cannedServer answers every request on a connection with the same
 // bytes, without parsing more than the end of its head.
 func cannedServer(t testing.TB) string {
-	return rawServer(t, func(c net.Conn) {
-		defer c.Close()
-		resp := []byte("HTTP/1.1 200 OK\r\nServer: canned\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nhello, world\n")
-		buf := make([]byte, 4096)
-		n := 0
-		for {
-			m, err := c.Read(buf[n:])
-			if err != nil {
-				return
-			}
-			n += m
-			for {
-				i := bytes.Index(buf[:n], []byte("\r\n\r\n"))
-				if i < 0 {
-					break
-				}
-				n = copy(buf, buf[i+4:n])
-				if _, err := c.Write(resp); err != nil {
-					return
-				}
-			}
-		}
-	})
+	return servertest.Canned(t, []byte("HTTP/1.1 200 OK\r\nServer: canned\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nhello, world\n"))
 }
 
 // TestLeanOverTLS: an https server that offers only HTTP/1.1 is served by

@@ -100,46 +100,6 @@ func newTestServer(t testing.TB, h http.Handler, tls bool) *testServer {
 	return ts
 }
 
-// rawServer accepts connections on 127.0.0.1 and hands each to serve. It
-// returns the address; connections and listener close when the test ends.
-func rawServer(t testing.TB, serve func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var (
-		mu    sync.Mutex
-		conns []net.Conn
-		wg    sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Add(1)
-			go func() { defer wg.Done(); serve(c) }()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return ln.Addr().String()
-}
-
 // readRequestHead reads from c until the end of a request head.
 func readRequestHead(c net.Conn) error {
 	r := bufio.NewReader(c)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/http2/hpack"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -25,7 +26,7 @@ func refuseEvery(t *testing.T, n int, read *atomic.Int64) string {
 	cfg := cert.TLS.Clone()
 	cert.Close()
 	cfg.NextProtos = []string{"h2"}
-	return rawServer(t, func(raw net.Conn) {
+	return servertest.Raw(t, func(raw net.Conn) {
 		c := tls.Server(raw, cfg)
 		defer c.Close()
 		preface := make([]byte, len(http2.ClientPreface))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -17,7 +18,7 @@ import (
 // more and closes the connection without answering it. It counts every
 // request it read.
 func closeAfter(t testing.TB, n int, read *atomic.Int64) string {
-	return rawServer(t, func(c net.Conn) {
+	return servertest.Raw(t, func(c net.Conn) {
 		defer c.Close()
 		br := bufio.NewReader(c)
 		for i := 0; ; i++ {

@@ -2,9 +2,10 @@ package sse
 
 import (
 	"fmt"
-	"github.com/surge-load/surge/protocol/http1"
 	"testing"
 	"time"
+
+	"github.com/surge-load/surge/protocol/http1"
 )
 
 // readPath returns a stream in the middle of a chunked subscription that

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/result"
 )
@@ -290,51 +290,21 @@ func TestRequestHead(t *testing.T) {
 // keeps it open if hold).
 func rawServer(t *testing.T, response string, hold bool) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var (
-		mu   sync.Mutex
-		held []net.Conn // kept open (and reachable, or a finalizer closes them) until the test ends
-	)
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
+	return "http://" + servertest.Raw(t, func(c net.Conn) {
+		buf := make([]byte, 4096)
+		_, _ = c.Read(buf)
+		// Written in small pieces, to cut lines, chunks and events.
+		for b := []byte(response); len(b) > 0; {
+			n := min(len(b), 7)
+			if _, err := c.Write(b[:n]); err != nil {
+				break
+			}
+			b = b[n:]
+		}
+		if !hold {
 			c.Close()
 		}
-	})
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			if hold {
-				mu.Lock()
-				held = append(held, c)
-				mu.Unlock()
-			}
-			go func() {
-				buf := make([]byte, 4096)
-				_, _ = c.Read(buf)
-				// Written in small pieces, to cut lines, chunks and events.
-				for b := []byte(response); len(b) > 0; {
-					n := min(len(b), 7)
-					if _, err := c.Write(b[:n]); err != nil {
-						break
-					}
-					b = b[n:]
-				}
-				if !hold {
-					c.Close()
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
+	}) + "/"
 }
 
 func TestBodyFramings(t *testing.T) {

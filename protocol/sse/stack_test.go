@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/surge-load/surge/internal/servertest"
 )
 
 // TestHeldStreamStackStaysSmall holds streams that receive events with a
@@ -21,44 +23,19 @@ func TestHeldStreamStackStaysSmall(t *testing.T) {
 	}
 	// A server that answers every connection from its accept loop and
 	// keeps it, with no goroutine of its own per connection.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var (
-		mu   sync.Mutex
-		held []net.Conn
-	)
-	closeAll := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
-			c.Close()
-		}
-	}
-	t.Cleanup(func() { ln.Close(); closeAll() })
 	events := eventStream(1, 3)
 	response := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(events), events)
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			_, _ = c.Read(buf)
-			_, _ = c.Write(response)
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
+	buf := make([]byte, 4096)
+	addr, closeAll := servertest.Hold(t, func(c net.Conn) {
+		_, _ = c.Read(buf)
+		_, _ = c.Write(response)
+	})
 
 	const n = 300
 	r := newRecording()
 	defer r.result()
 	var got atomic.Int64
-	req := &Request{URL: "http://" + ln.Addr().String() + "/", SentAt: JSONTime("sent_at", time.Nanosecond),
+	req := &Request{URL: "http://" + addr + "/", SentAt: JSONTime("sent_at", time.Nanosecond),
 		OnEvent: func(*Event) { got.Add(1) }}
 	c := New(Options{})
 	ctx := t.Context()

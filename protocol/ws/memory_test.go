@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/surge-load/surge/internal/servertest"
 )
 
 // TestHeldConnectionMemory measures the generator's memory per held
@@ -24,47 +26,22 @@ func TestHeldConnectionMemory(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("measures memory; run without -race and -short")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var (
-		mu   sync.Mutex
-		held []net.Conn
-	)
-	closeAll := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range held {
+	addr, closeAll := servertest.Hold(t, func(c net.Conn) {
+		req, err := http.ReadRequest(bufio.NewReader(c))
+		if err != nil {
 			c.Close()
+			return
 		}
-	}
-	t.Cleanup(func() { ln.Close(); closeAll() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			req, err := http.ReadRequest(bufio.NewReader(c))
-			if err != nil {
-				c.Close()
-				continue
-			}
-			sum := sha1.Sum([]byte(req.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-			fmt.Fprintf(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
-				base64.StdEncoding.EncodeToString(sum[:]))
-			mu.Lock()
-			held = append(held, c)
-			mu.Unlock()
-		}
-	}()
+		sum := sha1.Sum([]byte(req.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+		fmt.Fprintf(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n",
+			base64.StdEncoding.EncodeToString(sum[:]))
+	})
 
 	const n = 300
 	r := newRecording()
 	defer r.result()
 	c := New(Options{})
-	url := "ws://" + ln.Addr().String() + "/"
+	url := "ws://" + addr + "/"
 	ctx := t.Context()
 	runtime.GC()
 	var before, after runtime.MemStats

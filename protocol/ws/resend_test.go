@@ -8,37 +8,25 @@ import (
 	"testing"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/servertest"
 )
 
 // TestHandshakeNotResent is issue 11.1 for WebSocket: a server that reads
 // every handshake and closes without an answer saw as many handshakes as
 // surge reports, each one failure of class closed.
 func TestHandshakeNotResent(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	var read atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
-					read.Add(1)
-				}
-			}()
+	addr := servertest.Raw(t, func(c net.Conn) {
+		defer c.Close()
+		if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+			read.Add(1)
 		}
-	}()
+	})
 	r := newRecording()
 	c := New(Options{})
 	const tries = 5
 	for range tries {
-		if conn, err := c.Connect(t.Context(), "ws://"+ln.Addr().String()+"/", nil, r.to()); err == nil || conn != nil {
+		if conn, err := c.Connect(t.Context(), "ws://"+addr+"/", nil, r.to()); err == nil || conn != nil {
 			t.Fatal("connected")
 		}
 	}

@@ -53,7 +53,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 		res.Warmup = &w
 	}
 	measured := res.MeasuredS()
-	total := newStats()
+	total := newAggregate()
 	perClass := map[errclass.Class]map[string]int64{}
 	msgs := msgTable{}
 	for id, st := range r.run {
@@ -63,7 +63,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 		name := r.endpointName(EndpointID(id))
 		res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(st, 0, measured)})
 		total.merge(st)
-		msgs.addCounts(&st.counts, name)
+		msgs.addTally(&st.tally, name)
 		for class, e := range st.errors {
 			if perClass[class] == nil {
 				perClass[class] = map[string]int64{}
@@ -75,7 +75,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 		res.Endpoints = []result.EndpointStats{}
 	}
 	res.Totals = toStats(total, r.dropped, measured)
-	res.Errors = errorStats(&total.counts, r.dropped, perClass, msgs)
+	res.Errors = errorStats(&total.tally, r.dropped, perClass, msgs)
 	res.Generator = generatorOf(res.Series, r.lag)
 	res.Thresholds = []result.ThresholdResult{}
 	res.EndpointSeriesOmitted = r.seriesOmitted
@@ -84,7 +84,7 @@ func (r *Recorder) result(active time.Duration) *result.Result {
 }
 
 // toStats summarises st; dropped counts arrivals never sent.
-func toStats(st *stats, dropped int64, durationS float64) result.Stats {
+func toStats(st *aggregate, dropped int64, durationS float64) result.Stats {
 	s := result.Stats{
 		Requests:             st.requests,
 		Failures:             st.failures,
@@ -94,7 +94,7 @@ func toStats(st *stats, dropped int64, durationS float64) result.Stats {
 		BytesOut:             st.bytesOut,
 		Interim:              st.interim,
 		Protocols:            maps.Clone(st.protos),
-		Latency:              percentilesOfCounts(st.latency, &st.counts),
+		Latency:              percentilesOfTally(st.latency, &st.tally),
 		ServiceTime:          percentilesExact(st.service, st.svcMinNs, st.svcMaxNs, 0),
 		Statuses:             map[string]int64{},
 		Errors:               map[string]int64{},
@@ -130,7 +130,7 @@ func toStats(st *stats, dropped int64, durationS float64) result.Stats {
 }
 
 // errorStats lists the error classes, most frequent first.
-func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[string]int64, msgs msgTable) []result.ErrorStats {
+func errorStats(c *tally, dropped int64, perEndpoint map[errclass.Class]map[string]int64, msgs msgTable) []result.ErrorStats {
 	out := []result.ErrorStats{}
 	for class, e := range c.errors {
 		es := result.ErrorStats{Class: string(class), Count: e.count, Hint: class.Hint(), Endpoints: perEndpoint[class]}
@@ -154,7 +154,7 @@ func errorStats(c *counts, dropped int64, perEndpoint map[errclass.Class]map[str
 
 // generatorOf summarises the generator's health from the series and the
 // run's scheduling lag.
-func generatorOf(series []result.Point, lag *stats) result.Generator {
+func generatorOf(series []result.Point, lag *aggregate) result.Generator {
 	g := result.Generator{Warnings: []string{}, FDsMax: -1}
 	var cpuSum, spanSum float64
 	for _, p := range series {

@@ -10,7 +10,7 @@ import (
 // included (as the series counts them).
 type endpointShare struct {
 	id EndpointID
-	st *stats
+	st *aggregate
 }
 
 // endpointShares lists the endpoints with operations in iv. An endpoint with
@@ -20,7 +20,7 @@ func (r *Recorder) endpointShares(iv *interval) []endpointShare {
 	out := r.shares[:0]
 	n := max(len(iv.eps), len(iv.warm))
 	for id := range n {
-		var a, b *stats
+		var a, b *aggregate
 		if id < len(iv.eps) && iv.eps[id] != nil && iv.eps[id].requests > 0 {
 			a = iv.eps[id]
 		}
@@ -33,7 +33,7 @@ func (r *Recorder) endpointShares(iv *interval) []endpointShare {
 		case a == nil:
 			a = b
 		case b != nil:
-			m := statsIn(&r.mergedShares, EndpointID(id))
+			m := aggregateIn(&r.mergedShares, EndpointID(id))
 			m.reset()
 			m.merge(a)
 			m.merge(b)
@@ -82,7 +82,7 @@ func (r *Recorder) endpointPoints(shares []endpointShare) []result.EndpointPoint
 			Name:             r.endpointName(sh.id),
 			Requests:         sh.st.requests,
 			Failures:         sh.st.failures,
-			Latency:          percentilesOfCounts(sh.st.latency, &sh.st.counts),
+			Latency:          percentilesOfTally(sh.st.latency, &sh.st.tally),
 			LatencyHistogram: r.enc.encode(sh.st.latency),
 		})
 	}
@@ -96,10 +96,10 @@ const (
 	rowOmitted
 )
 
-// pointCounts are the counts behind a point of the series: requests,
+// pointTally is the tally behind a point of the series: requests,
 // failures and the latencies' exact extremes and sum.
-func pointCounts(requests, failures int64, lat *result.Percentiles) counts {
-	return counts{
+func pointTally(requests, failures int64, lat *result.Percentiles) tally {
+	return tally{
 		requests: requests, failures: failures,
 		latMinNs: NsOf(lat.Min), latMaxNs: NsOf(lat.Max),
 		latSumNs: int64(math.Round(lat.Mean * 1e6 * float64(requests))),
@@ -111,7 +111,7 @@ func pointCounts(requests, failures int64, lat *result.Percentiles) counts {
 // of all the operations, never averages.
 type endpointSum struct {
 	order []string
-	by    map[string]*stats
+	by    map[string]*aggregate
 }
 
 func (s *endpointSum) add(e *result.EndpointPoint) error {
@@ -123,16 +123,16 @@ func (s *endpointSum) add(e *result.EndpointPoint) error {
 		return err
 	}
 	if s.by == nil {
-		s.by = map[string]*stats{}
+		s.by = map[string]*aggregate{}
 	}
 	st := s.by[e.Name]
 	if st == nil {
-		st = &stats{latency: newHist()}
+		st = &aggregate{latency: newHist()}
 		s.by[e.Name] = st
 		s.order = append(s.order, e.Name)
 	}
-	c := pointCounts(e.Requests, e.Failures, &e.Latency)
-	st.counts.merge(&c)
+	c := pointTally(e.Requests, e.Failures, &e.Latency)
+	st.tally.merge(&c)
 	st.latency.Merge(h)
 	return nil
 }
@@ -149,7 +149,7 @@ func (s *endpointSum) points() []result.EndpointPoint {
 			Name:             name,
 			Requests:         st.requests,
 			Failures:         st.failures,
-			Latency:          percentilesOfCounts(st.latency, &st.counts),
+			Latency:          percentilesOfTally(st.latency, &st.tally),
 			LatencyHistogram: encodeHist(st.latency),
 		}
 	}

@@ -87,9 +87,9 @@ func percentilesOf(h *hist, minUs, maxUs int64) result.Percentiles {
 	return percentilesExact(h, minUs*1000, maxUs*1000, 0)
 }
 
-// percentilesOfCounts summarises h, the histogram of the operations counted
+// percentilesOfTally summarises h, the histogram of the operations counted
 // in c, with c's exact extremes and mean.
-func percentilesOfCounts(h *hist, c *counts) result.Percentiles {
+func percentilesOfTally(h *hist, c *tally) result.Percentiles {
 	return percentilesExact(h, c.latMinNs, c.latMaxNs, c.latSumNs)
 }
 

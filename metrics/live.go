@@ -34,30 +34,30 @@ func (r *Recorder) Live() Live {
 	return r.liveSnap
 }
 
-// liveWindow keeps the last few intervals' overall stats.
+// liveWindow keeps the last few intervals' overall aggregates.
 type liveWindow struct {
-	stats    [liveSeconds]*stats
-	spans    [liveSeconds]float64
-	dropped  [liveSeconds]int64
-	next     int
-	requests int64
-	failures int64
-	droppedN int64
+	perSecond [liveSeconds]*aggregate
+	spans     [liveSeconds]float64
+	dropped   [liveSeconds]int64
+	next      int
+	requests  int64
+	failures  int64
+	droppedN  int64
 }
 
 // recycle returns an empty aggregate for the next interval's push: the one
 // that push will evict from the window, or a new one.
-func (w *liveWindow) recycle() *stats {
-	if s := w.stats[w.next]; s != nil {
-		w.stats[w.next] = nil
+func (w *liveWindow) recycle() *aggregate {
+	if s := w.perSecond[w.next]; s != nil {
+		w.perSecond[w.next] = nil
 		s.reset()
 		return s
 	}
-	return newStats()
+	return newAggregate()
 }
 
-func (w *liveWindow) push(p *result.Point, all *stats) {
-	w.stats[w.next] = all
+func (w *liveWindow) push(p *result.Point, all *aggregate) {
+	w.perSecond[w.next] = all
 	w.spans[w.next] = p.DurationS
 	w.dropped[w.next] = p.Dropped
 	w.next = (w.next + 1) % liveSeconds
@@ -78,10 +78,10 @@ func (w *liveWindow) snapshot(start, now time.Time, last *result.Point) Live {
 	if last.Streams != nil {
 		l.Streams = last.Streams.Open
 	}
-	sum := newStats()
+	sum := newAggregate()
 	var span float64
 	var dropped int64
-	for i, s := range w.stats {
+	for i, s := range w.perSecond {
 		if s == nil {
 			continue
 		}
@@ -93,7 +93,7 @@ func (w *liveWindow) snapshot(start, now time.Time, last *result.Point) Live {
 		l.RPS = float64(sum.requests) / span
 	}
 	if sum.requests > 0 {
-		p := percentilesOfCounts(sum.latency, &sum.counts)
+		p := percentilesOfTally(sum.latency, &sum.tally)
 		l.P50Ms, l.P95Ms, l.P99Ms = p.P50, p.P95, p.P99
 	}
 	if n := sum.requests + dropped + sum.notSent; n > 0 {

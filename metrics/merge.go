@@ -32,9 +32,9 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 		}
 	}
 	var order []string
-	eps := map[string]*stats{}
-	total := newStats()
-	lag := newStats()
+	eps := map[string]*aggregate{}
+	total := newAggregate()
+	lag := newAggregate()
 	var dropped int64
 	perClass := map[errclass.Class]map[string]int64{}
 	msgs := msgTable{}
@@ -63,7 +63,7 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 				return nil, fmt.Errorf("merge: part %d, endpoint %q: %w", i+1, e.Name, err)
 			}
 			if eps[e.Name] == nil {
-				eps[e.Name] = newStats()
+				eps[e.Name] = newAggregate()
 				order = append(order, e.Name)
 			}
 			eps[e.Name].merge(st)
@@ -111,7 +111,7 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 		out.Endpoints = append(out.Endpoints, result.EndpointStats{Name: name, Stats: toStats(eps[name], 0, measured)})
 	}
 	out.Totals = toStats(total, dropped, measured)
-	out.Errors = errorStats(&total.counts, dropped, perClass, msgs)
+	out.Errors = errorStats(&total.tally, dropped, perClass, msgs)
 	series, err := mergeSeries(parts)
 	if err != nil {
 		return nil, err
@@ -133,8 +133,8 @@ func Merge(parts ...*result.Result) (*result.Result, error) {
 }
 
 // fromStats rebuilds the aggregate behind s.
-func fromStats(s *result.Stats) (*stats, error) {
-	st := newStats()
+func fromStats(s *result.Stats) (*aggregate, error) {
+	st := newAggregate()
 	var err error
 	if st.latency, err = decodeHist(s.LatencyHistogram); err != nil {
 		return nil, fmt.Errorf("latency: %w", err)
@@ -191,7 +191,7 @@ func fromStats(s *result.Stats) (*stats, error) {
 func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 	type slot struct {
 		p   result.Point
-		all *stats
+		all *aggregate
 		eps endpointSum
 	}
 	var slots []*slot
@@ -207,7 +207,7 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 			}
 			s := slots[k]
 			if s == nil {
-				s = &slot{all: newStats(), p: result.Point{T: float64(k), DurationS: q.DurationS}}
+				s = &slot{all: newAggregate(), p: result.Point{T: float64(k), DurationS: q.DurationS}}
 				slots[k] = s
 			}
 			h, err := decodeHist(q.LatencyHistogram)
@@ -215,8 +215,8 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 				return nil, fmt.Errorf("merge: part %d, series at %gs: %w", i+1, q.T, err)
 			}
 			if q.Requests > 0 {
-				c := pointCounts(q.Requests, 0, &q.Latency)
-				s.all.counts.merge(&c)
+				c := pointTally(q.Requests, 0, &q.Latency)
+				s.all.tally.merge(&c)
 				s.all.latency.Merge(h)
 			}
 			for _, e := range q.Endpoints {
@@ -258,7 +258,7 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 			continue
 		}
 		s.p.Requests = s.all.requests
-		s.p.Latency = percentilesOfCounts(s.all.latency, &s.all.counts)
+		s.p.Latency = percentilesOfTally(s.all.latency, &s.all.tally)
 		s.p.LatencyHistogram = encodeHist(s.all.latency)
 		s.p.Endpoints = s.eps.points()
 		if s.p.DurationS > 0 {

@@ -33,8 +33,8 @@ func (t msgTable) add(class errclass.Class, tmpl, example, endpoint string, n in
 	}
 }
 
-// addCounts adds the messages counted in c at endpoint.
-func (t msgTable) addCounts(c *counts, endpoint string) {
+// addTally adds the messages counted in c at endpoint.
+func (t msgTable) addTally(c *tally, endpoint string) {
 	for class, e := range c.errors {
 		for tmpl, m := range e.messages {
 			t.add(class, tmpl, m.example, endpoint, m.n)

@@ -31,7 +31,7 @@ func LiveOf(series []result.Point, elapsed time.Duration) Live {
 	var w liveWindow
 	for i := range series {
 		p := &series[i]
-		all := newStats()
+		all := newAggregate()
 		if h, err := decodeHist(p.LatencyHistogram); err == nil && p.Requests > 0 {
 			all.latency = h
 			all.requests = p.Requests

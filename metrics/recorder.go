@@ -36,9 +36,9 @@ type Recorder struct {
 	start   time.Time
 	probe   Probe
 	iv      *interval
-	run     []*stats // by EndpointID
+	run     []*aggregate // by EndpointID
 	dropped int64
-	lag     *stats // only its latency histogram and extremes are used
+	lag     *aggregate // only its latency histogram and extremes are used
 	series  []result.Point
 	live    liveWindow
 	warmup  result.Warmup // counts of the warm-up period
@@ -48,7 +48,7 @@ type Recorder struct {
 	// and the endpoints' shares of an interval (endpointseries.go).
 	enc          histEncoder
 	shares       []endpointShare
-	mergedShares []*stats
+	mergedShares []*aggregate
 	// Which rows have points of their own in the series (by EndpointID),
 	// how many do, and how many were left out (MaxSeriesEndpoints).
 	seriesRow                 []uint8
@@ -69,7 +69,7 @@ func NewRecorder(shards int) *Recorder {
 	if shards <= 0 {
 		shards = min(2*runtime.GOMAXPROCS(0), 64)
 	}
-	r := &Recorder{byName: map[string]EndpointID{}, iv: newInterval(), lag: newStats()}
+	r := &Recorder{byName: map[string]EndpointID{}, iv: newInterval(), lag: newAggregate()}
 	for range shards {
 		r.shards = append(r.shards, &Shard{})
 	}
@@ -201,7 +201,7 @@ func (r *Recorder) fold(end time.Time) {
 			r.run = append(r.run, nil)
 		}
 		if r.run[id] == nil {
-			r.run[id] = newStats()
+			r.run[id] = newAggregate()
 		}
 		r.run[id].merge(ep)
 		all.mergeLatency(ep)
@@ -230,8 +230,8 @@ func (r *Recorder) fold(end time.Time) {
 		Requests:  all.requests,
 		Failures:  all.failures,
 		Dropped:   iv.dropped + iv.warmDropped,
-		Errors:    errorCounts(&all.counts),
-		Latency:   percentilesOfCounts(all.latency, &all.counts),
+		Errors:    errorCounts(&all.tally),
+		Latency:   percentilesOfTally(all.latency, &all.tally),
 	}
 	if span > 0 {
 		p.RPS = float64(all.requests) / span.Seconds()
@@ -258,7 +258,7 @@ func (r *Recorder) fold(end time.Time) {
 	r.liveMu.Unlock()
 }
 
-func errorCounts(c *counts) map[string]int64 {
+func errorCounts(c *tally) map[string]int64 {
 	if len(c.errors) == 0 {
 		return nil
 	}

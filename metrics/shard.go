@@ -36,13 +36,13 @@ type Shard struct {
 	spare, spareWarm []*shardEndpoint
 	spareLag         *hdr.PackedHistogram
 
-	streams shardStreams // long-lived connections; see streamrecord.go
+	streams streamIntervals // long-lived connections; see streamrecord.go
 }
 
 // shardEndpoint is one endpoint's interval in a shard. Histograms are sparse
 // so that memory follows the values seen, not the shards × endpoints grid.
 type shardEndpoint struct {
-	counts
+	tally
 	latency, service *hdr.PackedHistogram
 	ok               *hdr.PackedHistogram // latency of the successes
 }
@@ -168,17 +168,17 @@ var testHookDrain func()
 
 // drainEndpoints moves the shard's endpoints eps into the interval's dst and
 // empties them.
-func drainEndpoints(eps []*shardEndpoint, dst *[]*stats) {
+func drainEndpoints(eps []*shardEndpoint, dst *[]*aggregate) {
 	for id, ep := range eps {
 		if ep == nil || ep.empty() {
 			continue
 		}
-		d := statsIn(dst, EndpointID(id))
-		d.counts.merge(&ep.counts)
+		d := aggregateIn(dst, EndpointID(id))
+		d.tally.merge(&ep.tally)
 		d.latency.Merge(ep.latency)
 		d.service.Merge(ep.service)
 		d.ok.Merge(ep.ok)
-		ep.counts.reset()
+		ep.tally.reset()
 		ep.latency.Reset()
 		ep.service.Reset()
 		ep.ok.Reset()

@@ -85,14 +85,14 @@ func (c *streamCounts) reset() {
 	*c = streamCounts{closeCodes: codes}
 }
 
-// shardStream is one endpoint's streams in a shard's current interval.
+// streamInterval is one endpoint's streams in a shard's current interval.
 // Its histograms are sparse, made on first use.
-type shardStream struct {
+type streamInterval struct {
 	streamCounts
 	hists [numStreamHists]*hdr.PackedHistogram
 }
 
-func (s *shardStream) record(i int, d time.Duration) {
+func (s *streamInterval) record(i int, d time.Duration) {
 	us := micros(d)
 	s.value(i, us)
 	if s.hists[i] == nil {
@@ -101,16 +101,16 @@ func (s *shardStream) record(i int, d time.Duration) {
 	_ = s.hists[i].RecordValue(us)
 }
 
-// shardStreams are a shard's streams of the current interval, by
+// streamIntervals are a shard's streams of the current interval, by
 // EndpointID: [0] those measured, [1] those of the warm-up, which only
 // the series counts.
-type shardStreams struct {
-	eps [2][]*shardStream
+type streamIntervals struct {
+	eps [2][]*streamInterval
 }
 
 // streamAt returns the interval's record of endpoint id for something
 // that happened (or, for a stream, started) at t. s.mu is held.
-func (s *Shard) streamAt(t time.Time, id EndpointID) *shardStream {
+func (s *Shard) streamAt(t time.Time, id EndpointID) *streamInterval {
 	set := 0
 	if t.Before(s.warmUntil) {
 		set = 1
@@ -121,7 +121,7 @@ func (s *Shard) streamAt(t time.Time, id EndpointID) *shardStream {
 	}
 	ep := (*eps)[id]
 	if ep == nil {
-		ep = &shardStream{}
+		ep = &streamInterval{}
 		(*eps)[id] = ep
 	}
 	return ep
@@ -187,21 +187,21 @@ func (s *Shard) StreamEnded(st *Stream) {
 	s.mu.Unlock()
 }
 
-// streamAgg is the full-precision aggregate of a set of streams.
-type streamAgg struct {
+// streamAggregate is the full-precision aggregate of a set of streams.
+type streamAggregate struct {
 	streamCounts
 	hists [numStreamHists]*hist
 }
 
-func newStreamAgg() *streamAgg {
-	a := &streamAgg{}
+func newStreamAggregate() *streamAggregate {
+	a := &streamAggregate{}
 	for i := range a.hists {
 		a.hists[i] = newHist()
 	}
 	return a
 }
 
-func (a *streamAgg) merge(o *streamAgg) {
+func (a *streamAggregate) merge(o *streamAggregate) {
 	a.streamCounts.merge(&o.streamCounts)
 	for i, h := range o.hists {
 		a.hists[i].Merge(h)
@@ -210,9 +210,9 @@ func (a *streamAgg) merge(o *streamAgg) {
 
 // streamRecorder is the collector's state of streams.
 type streamRecorder struct {
-	run  []*streamAgg // by EndpointID, without the warm-up
-	open int64        // streams open: opened minus those that ended since
-	seen bool         // a stream was recorded: the series carries streams from then on
+	run  []*streamAggregate // by EndpointID, without the warm-up
+	open int64              // streams open: opened minus those that ended since
+	seen bool               // a stream was recorded: the series carries streams from then on
 }
 
 // foldStreams drains the shards' streams into the run's aggregates and
@@ -241,7 +241,7 @@ func (r *Recorder) foldStreams(p *result.Point) {
 						sr.run = append(sr.run, nil)
 					}
 					if sr.run[id] == nil {
-						sr.run[id] = newStreamAgg()
+						sr.run[id] = newStreamAggregate()
 					}
 					agg := sr.run[id]
 					agg.streamCounts.merge(&ep.streamCounts)
@@ -282,7 +282,7 @@ func (r *Recorder) streamResult(res *result.Result) {
 	if !r.streams.seen {
 		return
 	}
-	total := newStreamAgg()
+	total := newStreamAggregate()
 	for id, agg := range r.streams.run {
 		if agg == nil {
 			continue
@@ -304,7 +304,7 @@ func endpointRow(res *result.Result, name string) *result.Stats {
 			return &res.Endpoints[i].Stats
 		}
 	}
-	res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(newStats(), 0, res.MeasuredS())})
+	res.Endpoints = append(res.Endpoints, result.EndpointStats{Name: name, Stats: toStats(newAggregate(), 0, res.MeasuredS())})
 	return &res.Endpoints[len(res.Endpoints)-1].Stats
 }
 

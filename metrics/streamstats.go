@@ -18,7 +18,7 @@ func streamHistograms(s *result.StreamStats) [numStreamHists]*string {
 }
 
 // toStats summarises a; durationS is the measured period in seconds.
-func (a *streamAgg) toStats(durationS float64) *result.StreamStats {
+func (a *streamAggregate) toStats(durationS float64) *result.StreamStats {
 	s := &result.StreamStats{
 		Opened:     a.opened,
 		Reconnects: a.resumed,
@@ -53,8 +53,8 @@ func (a *streamAgg) toStats(durationS float64) *result.StreamStats {
 }
 
 // fromStreamStats rebuilds the aggregate behind s.
-func fromStreamStats(s *result.StreamStats) (*streamAgg, error) {
-	a := &streamAgg{}
+func fromStreamStats(s *result.StreamStats) (*streamAggregate, error) {
+	a := &streamAggregate{}
 	a.opened, a.resumed = s.Opened, s.Reconnects
 	a.events, a.sent = s.Events, s.Sent
 	a.bytesIn, a.bytesOut = s.BytesIn, s.BytesOut
@@ -90,7 +90,7 @@ func fromStreamStats(s *result.StreamStats) (*streamAgg, error) {
 // mergeStreams adds up the streams of the parts' endpoints into out, whose
 // endpoints and series are merged already.
 func mergeStreams(out *result.Result, parts []*result.Result) error {
-	aggs := map[string]*streamAgg{}
+	aggs := map[string]*streamAggregate{}
 	for i, p := range parts {
 		for _, e := range p.Endpoints {
 			if e.Streams == nil {
@@ -101,7 +101,7 @@ func mergeStreams(out *result.Result, parts []*result.Result) error {
 				return fmt.Errorf("merge: part %d, endpoint %q: %w", i+1, e.Name, err)
 			}
 			if aggs[e.Name] == nil {
-				aggs[e.Name] = newStreamAgg()
+				aggs[e.Name] = newStreamAggregate()
 			}
 			aggs[e.Name].merge(a)
 		}
@@ -109,7 +109,7 @@ func mergeStreams(out *result.Result, parts []*result.Result) error {
 	if len(aggs) == 0 {
 		return nil
 	}
-	total := newStreamAgg()
+	total := newStreamAggregate()
 	for i := range out.Endpoints {
 		e := &out.Endpoints[i]
 		if a := aggs[e.Name]; a != nil {

@@ -61,8 +61,8 @@ func (r *Recorder) tick(p *result.Point, shares []endpointShare) *Tick {
 			Name:           r.endpointName(sh.id),
 			Requests:       st.requests,
 			Failures:       st.failures,
-			Outcomes:       outcomesOf(&st.counts),
-			Latency:        percentilesOfCounts(st.latency, &st.counts),
+			Outcomes:       outcomesOf(&st.tally),
+			Latency:        percentilesOfTally(st.latency, &st.tally),
 			LatencyBuckets: bucketsOf(st),
 		})
 	}
@@ -72,7 +72,7 @@ func (r *Recorder) tick(p *result.Point, shares []endpointShare) *Tick {
 // outcomesOf splits c's operations by status and class: a failure of a
 // class keeps its statuses (errCounts.statuses), the rest of a status is
 // success, and a class's operations without a status had no response.
-func outcomesOf(c *counts) []Outcome {
+func outcomesOf(c *tally) []Outcome {
 	ok := make(map[int]int64, len(c.statuses))
 	for st, n := range c.statuses {
 		ok[st] = n
@@ -106,7 +106,7 @@ func outcomesOf(c *counts) []Outcome {
 	return out
 }
 
-func bucketsOf(st *stats) []Bucket {
+func bucketsOf(st *aggregate) []Bucket {
 	var out []Bucket
 	for v, n := range st.latency.ForEachBucket {
 		if n > 0 {

@@ -132,11 +132,11 @@ func SYNRetransmitted(d time.Duration) bool {
 }
 
 // empty reports whether c counted nothing.
-func (c *counts) empty() bool { return c.requests == 0 && c.notSent == 0 && c.failures == 0 }
+func (c *tally) empty() bool { return c.requests == 0 && c.notSent == 0 && c.failures == 0 }
 
 // failLate counts as failed, with class and err, an operation counted as a
 // success when it ended: a stream that opened and then failed.
-func (c *counts) failLate(class errclass.Class, err error) {
+func (c *tally) failLate(class errclass.Class, err error) {
 	c.failures++
 	e := c.errClass(class)
 	e.count++
@@ -145,10 +145,10 @@ func (c *counts) failLate(class errclass.Class, err error) {
 	}
 }
 
-// counts is everything recorded about a set of operations except their
+// tally is everything recorded about a set of operations except their
 // histograms: request and failure counts, bytes, exact extremes, timing
 // sums, statuses and errors.
-type counts struct {
+type tally struct {
 	requests, failures int64
 	bytesIn, bytesOut  int64
 	interim            int64            // informational (1xx) responses
@@ -174,7 +174,7 @@ type counts struct {
 }
 
 // add counts one sample whose latency and service time are latNs and svcNs.
-func (c *counts) add(s *Sample, latNs, svcNs int64) {
+func (c *tally) add(s *Sample, latNs, svcNs int64) {
 	if s.Class == errclass.NotSent {
 		c.notSent++
 		e := c.errClass(s.Class)
@@ -239,7 +239,7 @@ func (c *counts) add(s *Sample, latNs, svcNs int64) {
 	}
 }
 
-func (c *counts) errClass(class errclass.Class) *errCounts {
+func (c *tally) errClass(class errclass.Class) *errCounts {
 	if c.errors == nil {
 		c.errors = map[errclass.Class]*errCounts{}
 	}
@@ -252,7 +252,7 @@ func (c *counts) errClass(class errclass.Class) *errCounts {
 }
 
 // merge adds o into c.
-func (c *counts) merge(o *counts) {
+func (c *tally) merge(o *tally) {
 	if o.requests > 0 {
 		if c.requests == 0 {
 			c.latMinNs, c.latMaxNs, c.svcMinNs, c.svcMaxNs = o.latMinNs, o.latMaxNs, o.svcMinNs, o.svcMaxNs
@@ -308,9 +308,9 @@ func (c *counts) merge(o *counts) {
 }
 
 // reset empties c, keeping its maps' storage.
-func (c *counts) reset() {
+func (c *tally) reset() {
 	statuses, errors := c.statuses, c.errors
 	clear(statuses)
 	clear(errors)
-	*c = counts{statuses: statuses, errors: errors}
+	*c = tally{statuses: statuses, errors: errors}
 }

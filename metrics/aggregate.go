@@ -1,17 +1,19 @@
 package metrics
 
-// stats is the full-precision aggregate of a set of operations: counts and
-// histograms of latency and service time.
-type stats struct {
-	counts
+// aggregate is the full-precision aggregate of a set of operations: its
+// tally and histograms of latency and service time.
+type aggregate struct {
+	tally
 	latency, service *hist
 	ok               *hist // latency of the successes
 }
 
-func newStats() *stats { return &stats{latency: newHist(), service: newHist(), ok: newHist()} }
+func newAggregate() *aggregate {
+	return &aggregate{latency: newHist(), service: newHist(), ok: newHist()}
+}
 
-func (s *stats) merge(o *stats) {
-	s.counts.merge(&o.counts)
+func (s *aggregate) merge(o *aggregate) {
+	s.tally.merge(&o.tally)
 	s.latency.Merge(o.latency)
 	s.service.Merge(o.service)
 	s.ok.Merge(o.ok)
@@ -19,13 +21,13 @@ func (s *stats) merge(o *stats) {
 
 // mergeLatency adds o's counts and latency histogram into s, leaving out
 // the histograms of service time and of the successes.
-func (s *stats) mergeLatency(o *stats) {
-	s.counts.merge(&o.counts)
+func (s *aggregate) mergeLatency(o *aggregate) {
+	s.tally.merge(&o.tally)
 	s.latency.Merge(o.latency)
 }
 
-func (s *stats) reset() {
-	s.counts.reset()
+func (s *aggregate) reset() {
+	s.tally.reset()
 	s.latency.Reset()
 	s.service.Reset()
 	s.ok.Reset()
@@ -33,7 +35,7 @@ func (s *stats) reset() {
 
 // interval is what all shards recorded in one collection interval.
 type interval struct {
-	eps      []*stats // by EndpointID
+	eps      []*aggregate // by EndpointID
 	dropped  int64
 	lag      *hist
 	lagMaxUs int64
@@ -42,25 +44,25 @@ type interval struct {
 	arrivals, late int64
 
 	// Warm-up operations, by EndpointID, and drops.
-	warm        []*stats
+	warm        []*aggregate
 	warmDropped int64
 }
 
 func newInterval() *interval { return &interval{lag: newHist()} }
 
-// statsIn returns endpoint id of *eps, growing it on first use.
-func statsIn(eps *[]*stats, id EndpointID) *stats {
+// aggregateIn returns endpoint id of *eps, growing it on first use.
+func aggregateIn(eps *[]*aggregate, id EndpointID) *aggregate {
 	for int(id) >= len(*eps) {
 		*eps = append(*eps, nil)
 	}
 	if (*eps)[id] == nil {
-		(*eps)[id] = newStats()
+		(*eps)[id] = newAggregate()
 	}
 	return (*eps)[id]
 }
 
 func (iv *interval) reset() {
-	for _, eps := range [][]*stats{iv.eps, iv.warm} {
+	for _, eps := range [][]*aggregate{iv.eps, iv.warm} {
 		for _, ep := range eps {
 			if ep != nil {
 				ep.reset()

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/result"
 )
 
@@ -17,12 +18,15 @@ type EndpointTimeline struct {
 	Name string `json:"name"`
 	// Requests counts the row's operations over the series (the warm-up's
 	// included, as in the charts): the page picks the busiest to draw first.
-	Requests int64  `json:"requests"`
-	OK       Values `json:"ok_s"`
-	Failed   Values `json:"failed_s"`
-	P50      Values `json:"p50_ms"`
-	P95      Values `json:"p95_ms"`
-	P99      Values `json:"p99_ms"`
+	Requests int64 `json:"requests"`
+	// Events counts the endpoint's own dips and spikes
+	// (analysis.EndpointExcursions): the page draws those endpoints first.
+	Events int    `json:"events,omitempty"`
+	OK     Values `json:"ok_s"`
+	Failed Values `json:"failed_s"`
+	P50    Values `json:"p50_ms"`
+	P95    Values `json:"p95_ms"`
+	P99    Values `json:"p99_ms"`
 }
 
 // endpointTimelines accumulates the rows' shares of the timeline's points.
@@ -68,6 +72,11 @@ func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimeli
 			add(ep.Name)
 		}
 	}
+	for _, ev := range analysis.EndpointExcursions(r) {
+		if i, ok := e.index[ev.Endpoint]; ok {
+			e.rows[i].Events++
+		}
+	}
 	n := len(e.rows)
 	e.reqs, e.fails = make([]int64, n), make([]int64, n)
 	e.p50, e.p95, e.p99 = make([]float64, n), make([]float64, n), make([]float64, n)
@@ -108,13 +117,26 @@ func (e *endpointTimelines) add(b []*result.Point, durS float64) {
 	}
 }
 
+// firstToDraw orders endpoints as the page picks them: those with dips or
+// spikes of their own first, then the busiest.
+func firstToDraw(a, b EndpointTimeline) int {
+	if (a.Events > 0) != (b.Events > 0) {
+		if a.Events > 0 {
+			return -1
+		}
+		return 1
+	}
+	return int(min(max(b.Requests-a.Requests, -1), 1))
+}
+
 // LiveEndpoints is how many endpoints the live page charts: the busiest.
 // Its data is sent every second, and every endpoint's chart data is up to
 // MaxChartPoints points of five series.
 const LiveEndpoints = 10
 
 // ForLive marks d as the live page's (ReportData.Live) and keeps, of the
-// charts by endpoint, the LiveEndpoints busiest, saying so.
+// charts by endpoint, the LiveEndpoints busiest (those with dips or spikes
+// of their own first), saying so.
 func (d *ReportData) ForLive() {
 	d.Live = true
 	tl := d.Charts
@@ -122,12 +144,12 @@ func (d *ReportData) ForLive() {
 		return
 	}
 	busiest := slices.Clone(tl.Endpoints)
-	slices.SortStableFunc(busiest, func(a, b EndpointTimeline) int { return int(min(max(b.Requests-a.Requests, -1), 1)) })
+	slices.SortStableFunc(busiest, firstToDraw)
 	keep := map[string]bool{}
 	for _, e := range busiest[:LiveEndpoints] {
 		keep[e.Name] = true
 	}
 	n := len(tl.Endpoints)
 	tl.Endpoints = slices.DeleteFunc(slices.Clone(tl.Endpoints), func(e EndpointTimeline) bool { return !keep[e.Name] })
-	tl.EndpointsNote = fmt.Sprintf("The live page charts the %d busiest of %d endpoints; the report written at the end has them all.", LiveEndpoints, n)
+	tl.EndpointsNote = fmt.Sprintf("The live page charts %d of %d endpoints (those that dipped or spiked on their own, then the busiest); the report written at the end has them all.", LiveEndpoints, n)
 }

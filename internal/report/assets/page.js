@@ -674,7 +674,7 @@
   }
 
   // ENDPOINTS_PICKED is how many endpoints the charts by endpoint draw at
-  // first: the busiest.
+  // first: those with dips or spikes of their own, then the busiest.
   var ENDPOINTS_PICKED = 5;
   // endpointPick is what was picked, kept while the live page redraws.
   var endpointPick = null;
@@ -688,7 +688,7 @@
     rows.forEach(function (r, i) { colour[r.name] = PALETTE[i % PALETTE.length]; });
     if (!endpointPick) {
       endpointPick = { picked: {}, pct: "p95" };
-      rows.slice().sort(function (a, b) { return b.requests - a.requests; }).slice(0, ENDPOINTS_PICKED)
+      rows.slice().sort(function (a, b) { return (b.events > 0) - (a.events > 0) || b.requests - a.requests; }).slice(0, ENDPOINTS_PICKED)
         .forEach(function (r) { endpointPick.picked[r.name] = true; });
     }
     var picked = endpointPick.picked, pct = endpointPick.pct;
@@ -725,7 +725,7 @@
     sel.addEventListener("change", function () { pct = endpointPick.pct = sel.value; draw(); });
     pick.appendChild(el("label", { class: "percentile" }, ["latency percentile ", sel]));
     s.appendChild(pick);
-    if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "The " + ENDPOINTS_PICKED + " busiest of " + rows.length + " endpoints are drawn at first; tick others to add them."));
+    if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "Of " + rows.length + " endpoints, " + ENDPOINTS_PICKED + " are drawn at first (those that dipped or spiked on their own, then the busiest); tick others to add them."));
     if (ch.endpoints_note) s.appendChild(el("p", { class: "note" }, ch.endpoints_note));
     s.appendChild(holder);
     draw();

@@ -3,34 +3,12 @@ package surge_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/leaktest"
 )
-
-// openFDs counts this process's open file descriptors.
-func openFDs(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skipf("no /proc/self/fd: %v", err)
-	}
-	return len(fds)
-}
-
-// settledFDs waits, a bounded number of times, for the open descriptors
-// to fall to at most limit, and returns the last count.
-func settledFDs(t *testing.T, limit int) int {
-	t.Helper()
-	n := openFDs(t)
-	for i := 0; i < 50 && n > limit; i++ {
-		time.Sleep(20 * time.Millisecond)
-		n = openFDs(t)
-	}
-	return n
-}
 
 // Virtual users close their connections when they stop: runs of 40 users
 // one after the other in one process, in every model, leave no
@@ -46,7 +24,7 @@ func TestUsersCloseTheirConnections(t *testing.T) {
 		"iterations": executor.Iterations{Total: 400, Users: users, MaxDuration: 10 * time.Second, Grace: 5 * time.Second},
 	}
 	for name, load := range loads {
-		base := openFDs(t)
+		base := leaktest.OpenFDs(t)
 		for run := 1; run <= 3; run++ {
 			res := runPlan(t, srv.URL, load)
 			if res.Totals.Requests == 0 {
@@ -54,7 +32,7 @@ func TestUsersCloseTheirConnections(t *testing.T) {
 			}
 			// A few descriptors may come and go (the runtime, the server's
 			// accept loop); a leak is one or more per user per run.
-			if n := settledFDs(t, base+users/4); n > base+users/4 {
+			if n := leaktest.SettledFDs(t, base+users/4); n > base+users/4 {
 				t.Errorf("%s: after run %d, %d open file descriptors, %d before the first: the users' connections were left open", name, run, n, base)
 			}
 		}

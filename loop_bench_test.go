@@ -9,6 +9,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/result"
 )
 
 // BenchmarkClosedLoop drives SURGE_BENCH_URL (nginx, say) with 64 users
@@ -25,6 +26,15 @@ func BenchmarkClosedLoop(b *testing.B) {
 		b.Skip("set SURGE_BENCH_URL to the URL of a fast local server, such as nginx")
 	}
 	load := executor.Closed{Start: 64, Stages: []executor.Stage{{Duration: 5 * time.Second, Target: 64}}, Grace: time.Second}
+	benchRun(b, url, load, func(res *result.Result) {
+		b.ReportMetric(res.Totals.RPS, "req/s")
+	})
+}
+
+// benchRun runs load against url once an iteration, reporting the
+// generator's CPU time per request and what report adds.
+func benchRun(b *testing.B, url string, load executor.Load, report func(*result.Result)) {
+	b.Helper()
 	plan, err := surge.SingleURL(surge.Request{URL: url}, load, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -36,7 +46,7 @@ func BenchmarkClosedLoop(b *testing.B) {
 			b.Fatal(err)
 		}
 		cpu := cpuTime() - cpu0
-		b.ReportMetric(res.Totals.RPS, "req/s")
+		report(res)
 		b.ReportMetric(float64(cpu.Microseconds())/float64(res.Totals.Requests), "cpu-µs/req")
 	}
 }
@@ -56,19 +66,8 @@ func BenchmarkOpenModel(b *testing.B) {
 		b.Skip("set SURGE_BENCH_URL to the URL of a fast local server, such as nginx")
 	}
 	load := executor.Open{StartRate: 5000, Stages: []executor.Stage{{Duration: 5 * time.Second, Target: 5000}}, MaxUsers: 1000, Grace: time.Second}
-	plan, err := surge.SingleURL(surge.Request{URL: url}, load, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		cpu0 := cpuTime()
-		res, err := surge.Run(context.Background(), plan, surge.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		cpu := cpuTime() - cpu0
+	benchRun(b, url, load, func(res *result.Result) {
 		b.ReportMetric(float64(res.Totals.Dropped), "dropped")
 		b.ReportMetric(res.Totals.Latency.P99, "p99-ms")
-		b.ReportMetric(float64(cpu.Microseconds())/float64(res.Totals.Requests), "cpu-µs/req")
-	}
+	})
 }

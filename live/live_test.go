@@ -61,7 +61,14 @@ func running(t *testing.T) (*live.Server, <-chan *result.Result) {
 
 func post(t *testing.T, url, auth, body string) int {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	return call(t, http.MethodPost, url, auth, strings.NewReader(body))
+}
+
+// call sends a request with the Bearer token auth (none if empty) and
+// returns the status code.
+func call(t *testing.T, method, url, auth string, body io.Reader) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, body)
 	if auth != "" {
 		req.Header.Set("Authorization", "Bearer "+auth)
 	}

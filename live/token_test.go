@@ -24,18 +24,7 @@ func TestNonLoopbackNeedsAToken(t *testing.T) {
 	defer srv.Close(time.Second)
 	port := srv.Addr()[strings.LastIndex(srv.Addr(), ":"):]
 	base := "http://127.0.0.1" + port // the test talks over loopback only
-	get := func(path, auth string) int {
-		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
-		if auth != "" {
-			req.Header.Set("Authorization", "Bearer "+auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func(path, auth string) int { return call(t, http.MethodGet, base+path, auth, nil) }
 	if code := get("/api/status", ""); code != http.StatusUnauthorized {
 		t.Errorf("status without the token: %d, want 401", code)
 	}

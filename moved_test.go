@@ -1,22 +1,17 @@
 package surge_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/surge-load/surge"
-	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/monitor"
 	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/result"
@@ -27,28 +22,7 @@ import (
 // serves until its standard input closes.
 func TestMain(m *testing.M) {
 	if os.Getenv("SURGE_TEST_DEMO") == "1" {
-		args := os.Args[1:]
-		for i, a := range args {
-			if a == "--" {
-				args = args[i+1:]
-				break
-			}
-		}
-		cfg := demo.DefaultConfig()
-		fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-		demo.RegisterFlags(fs, &cfg)
-		if err := fs.Parse(args); err != nil {
-			fmt.Println("error", err)
-			os.Exit(2)
-		}
-		srv, err := demo.Start(context.Background(), "127.0.0.1:0", cfg)
-		if err != nil {
-			fmt.Println("error", err)
-			os.Exit(1)
-		}
-		fmt.Println(srv.URL)
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
+		servertest.ServeDemo(os.Args[1:])
 	}
 	os.Exit(m.Run())
 }
@@ -57,32 +31,11 @@ func TestMain(m *testing.M) {
 // returns its URL and process id.
 func demoProcess(t *testing.T, knobs ...string) (string, int) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	c := servertest.StartChild(t, "SURGE_TEST_DEMO", "1", append([]string{"--"}, knobs...)...)
+	if !strings.HasPrefix(c.First, "http://") {
+		t.Fatalf("demo: %q", c.First)
 	}
-	cmd := exec.Command(exe, append([]string{"-test.run=^$", "--"}, knobs...)...)
-	cmd.Env = append(os.Environ(), "SURGE_TEST_DEMO=1")
-	stdin, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-		}
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "http://") {
-		t.Fatalf("demo: %q %v", line, err)
-	}
-	return strings.TrimSpace(line), cmd.Process.Pid
+	return c.First, c.Cmd.Process.Pid
 }
 
 // watchDemo runs users against path of the demo at url for d, watching the

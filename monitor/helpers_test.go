@@ -1,20 +1,17 @@
 package monitor
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/surge-load/surge/demo"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/result"
 )
 
@@ -24,16 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("SURGE_MONITOR_CHILD") {
 	case "demo":
-		cfg := demo.DefaultConfig()
-		cfg.CPUCost = 2 * time.Millisecond
-		srv, err := demo.Start(context.Background(), "127.0.0.1:0", cfg)
-		if err != nil {
-			fmt.Println("error", err)
-			os.Exit(1)
-		}
-		fmt.Println(srv.URL)
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
+		servertest.ServeDemo([]string{"--cpu-cost", "2ms"})
 	case "match":
 		// Open a process:NAME source for SURGE_MONITOR_MATCH and say
 		// what it found.
@@ -55,54 +43,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// A child is a process the test started and watches.
-type child struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	first string // the first line it printed
-}
-
 // startChild runs the test binary as kind (see TestMain), with tag among
 // its arguments so a process:NAME source can find it and nothing else.
-func startChild(t *testing.T, kind, tag string) *child {
+func startChild(t *testing.T, kind, tag string) *servertest.Child {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "-test.run=^$", "-surge-child="+tag)
-	cmd.Env = append(os.Environ(), "SURGE_MONITOR_CHILD="+kind)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &child{cmd: cmd, stdin: stdin}
-	t.Cleanup(func() { c.stop() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("child %s: %v", kind, err)
-	}
-	c.first = strings.TrimSpace(line)
-	return c
-}
-
-func (c *child) stop() {
-	c.stdin.Close()
-	done := make(chan struct{})
-	go func() { c.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		c.cmd.Process.Kill()
-		<-done
-	}
+	return servertest.StartChild(t, "SURGE_MONITOR_CHILD", kind, "-surge-child="+tag)
 }
 
 // procCPU reads the CPU seconds process pid has used, from /proc/PID/stat

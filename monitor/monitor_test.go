@@ -128,9 +128,9 @@ func TestNodeExporter(t *testing.T) {
 func TestProcessAgreesWithProc(t *testing.T) {
 	tag := fmt.Sprintf("demo-%d-%d", os.Getpid(), time.Now().UnixNano())
 	c := startChild(t, "demo", tag)
-	pid := c.cmd.Process.Pid
+	pid := c.Cmd.Process.Pid
 	stop := make(chan struct{})
-	wg := load(c.first+"/healthz", 2, stop)
+	wg := load(c.First+"/healthz", 2, stop)
 	defer func() { close(stop); wg.Wait() }()
 
 	const n, iv = 4, time.Second
@@ -196,12 +196,12 @@ func TestCgroup(t *testing.T) {
 	}
 	defer os.Remove(dir)
 	c := startChild(t, "spin", "spin")
-	pid := c.cmd.Process.Pid
+	pid := c.Cmd.Process.Pid
 	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(fmt.Sprint(pid)), 0o644); err != nil {
 		t.Skipf("cannot move a process into %s: %v", dir, err)
 	}
 	defer func() {
-		c.stop()
+		c.Stop()
 		os.WriteFile(filepath.Join(root, "cgroup.procs"), []byte(fmt.Sprint(pid)), 0o644)
 	}()
 	spec := mustParse(t, "box", "cgroup:"+filepath.Base(dir))
@@ -240,8 +240,8 @@ func TestGapsHaveReasons(t *testing.T) {
 	refused := fmt.Sprintf("http://127.0.0.1:%d/metrics", servertest.FreePort(t))
 	hungAddr, _ := servertest.Hold(t, nil) // accepts, never answers
 	c := startChild(t, "spin", "gone")
-	gone := mustParse(t, "gone", fmt.Sprintf("process:%d", c.cmd.Process.Pid))
-	c.stop()
+	gone := mustParse(t, "gone", fmt.Sprintf("process:%d", c.Cmd.Process.Pid))
+	c.Stop()
 	res, _ := watch(t, 3, 300*time.Millisecond,
 		mustParse(t, "refused", "prometheus:"+refused),
 		mustParse(t, "hung", "prometheus:http://"+hungAddr+"/metrics"),

@@ -79,14 +79,9 @@ func findKey(data []byte, p int, key string) int {
 		if match {
 			return p
 		}
-		if p = skipValue(data, p); p < 0 {
+		if p = skipItem(data, p); p < 0 {
 			return -1
 		}
-		p = skipSpace(data, p)
-		if p >= len(data) || data[p] != ',' {
-			return -1
-		}
-		p = skipSpace(data, p+1)
 	}
 	return -1
 }
@@ -98,16 +93,24 @@ func findIndex(data []byte, p, n int) int {
 		if k == n {
 			return p
 		}
-		if p = skipValue(data, p); p < 0 {
+		if p = skipItem(data, p); p < 0 {
 			return -1
 		}
-		p = skipSpace(data, p)
-		if p >= len(data) || data[p] != ',' {
-			return -1
-		}
-		p = skipSpace(data, p+1)
 	}
 	return -1
+}
+
+// skipItem returns the start of the member or element after the value at
+// p, past the comma that ends it, or -1 if no comma does.
+func skipItem(data []byte, p int) int {
+	if p = skipValue(data, p); p < 0 {
+		return -1
+	}
+	p = skipSpace(data, p)
+	if p >= len(data) || data[p] != ',' {
+		return -1
+	}
+	return skipSpace(data, p+1)
 }
 
 // skipValue returns the end of the value at p, or -1: nested objects and

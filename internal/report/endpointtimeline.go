@@ -41,8 +41,8 @@ type endpointTimelines struct {
 
 // newEndpointTimelines returns the accumulator of the rows that have points
 // in r's series, in the order of r's endpoint table (rows only the series
-// has come after), or nil if the series has no per-endpoint points (a result from before
-// surge kept them).
+// has come after), or nil if the series has no per-endpoint points (a
+// result from before surge kept them).
 func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimelines {
 	e := &endpointTimelines{index: map[string]int{}}
 	add := func(name string) {

@@ -4,7 +4,10 @@
 # this machine. Against nginx (Debian's package) and the demo, each in its
 # own process on loopback; every run is short (DURATION, default 4s) so the
 # whole costs minutes. Prints one Markdown table per group; docs/reports.md
-# holds the figures. PAIRS (default 20) pairs per group.
+# holds the figures. PAIRS (default 20) pairs per group; RUNS (default 3)
+# runs per side for the multi-run form. KEEP=1 keeps the result files (in
+# the temporary directory it names at the end): go run ./bench/aa reads
+# them again, with -show METRIC each comparison's row.
 . "$(dirname "$0")/lib.sh"
 pairs=${PAIRS:-20}
 duration=${DURATION:-4s}
@@ -30,8 +33,17 @@ for i in $(seq "$pairs"); do
   run "http://127.0.0.1:$sport/api/v1/logs/stats" "$dir/s$i.json"
   slow_files+=("$dir/d$i-a.json" "$dir/s$i.json")
 done
-go run ./bench/aa -label "nginx A/A" "${nginx_files[@]}"
-echo
-go run ./bench/aa -label "demo A/A" "${demo_files[@]}"
-echo
-go run ./bench/aa -label "demo A/B, B 20% slower" "${slow_files[@]}"
+# One run per side (surge compare a.json b.json), then RUNS runs per side
+# (surge compare a1 a2 a3 -- b1 b2 b3): consecutive pairs, disjoint, so
+# PAIRS/RUNS comparisons.
+runs=${RUNS:-3}
+go build -o "$dir/aa" ./bench/aa
+for k in 1 "$runs"; do
+  "$dir/aa" -runs "$k" -label "nginx A/A" "${nginx_files[@]}"
+  echo
+  "$dir/aa" -runs "$k" -label "demo A/A" "${demo_files[@]}"
+  echo
+  "$dir/aa" -runs "$k" -label "demo A/B, B 20% slower" "${slow_files[@]}"
+  echo
+done
+[ -z "${KEEP:-}" ] || echo "result files kept in $dir" >&2

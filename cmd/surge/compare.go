@@ -15,15 +15,24 @@ func newCompareCmd() *cobra.Command {
 	var failOn []string
 	var md bool
 	cmd := &cobra.Command{
-		Use:   "compare BASE.json NEW.json [MORE.json ...] [-o compare.html] [--fail-on EXPR]",
+		Use:   "compare BASE.json NEW.json [MORE.json ...] | A1.json [A2.json ...] -- B1.json [B2.json ...] [-o compare.html] [--fail-on EXPR]",
 		Short: "Compare runs: throughput, latency and errors side by side, with the change and whether it is noise",
 		Long: `Compare two or more result documents. For the whole run and each endpoint, a
 table shows every run's throughput (rps), latency percentiles (p50, p90, p95,
 p99, max) and error rate, and each run's change from the run before it, in
 percent (error rates in percentage points). A change is marked better or worse
-only when it exceeds the noise of both runs, estimated from their per-second
-variation (three standard errors); a smaller change is marked ~ (not
-significant). Each run is named by its file name.
+only when it exceeds the noise of both runs, estimated from their seconds
+(three standard errors; percentiles by a bootstrap over the seconds); a
+smaller change is marked ~ (not significant), and so is a latency change that
+the generator's own scheduling lag explains. Each run is named by its file
+name.
+
+With --, the files before it are several runs of one system and the files
+after it several runs of another (A1 A2 A3 -- B1 B2; more -- make more
+sides, each against the one before): each side's metric is the mean of its
+runs, and its noise the spread between them (at least the runs' own), so
+drift from run to run that no single run shows is counted. Without --,
+every file is a run of its own and more than two make a sequence.
 
 --fail-on (repeatable) fails the comparison for CI, with exit code 3, when the
 last run regressed past a bound against the run before it, beyond the noise:
@@ -37,9 +46,10 @@ overlaid; --md prints the tables as Markdown.`,
 		Example: `  surge compare base.json new.json
   surge compare base.json new.json -o compare.html
   surge compare base.json new.json --fail-on 'p95>+10%' --fail-on 'rps<-5%' --fail-on 'errors>+0.5pp'
-  surge compare pool10.json pool20.json bulk1000.json bulk2000.json flushfix.json`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) < 2 {
+  surge compare pool10.json pool20.json bulk1000.json bulk2000.json flushfix.json
+  surge compare base-1.json base-2.json base-3.json -- new-1.json new-2.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.ArgsLenAtDash() < 0 && len(args) < 2 {
 				return invalid("compare needs two or more result files, such as surge compare base.json new.json")
 			}
 			return nil
@@ -56,7 +66,11 @@ overlaid; --md prints the tables as Markdown.`,
 				}
 				bounds = append(bounds, f)
 			}
-			runs, err := readRuns(args)
+			sides, err := compareSides(args, cmd.ArgsLenAtDash())
+			if err != nil {
+				return err
+			}
+			runs, err := readRuns(sides)
 			if err != nil {
 				return err
 			}
@@ -111,22 +125,76 @@ overlaid; --md prints the tables as Markdown.`,
 	return cmd
 }
 
-// readRuns reads the result files, each named by its file name; a name
-// seen before gets its position appended.
-func readRuns(paths []string) ([]report.Labeled, error) {
-	runs := make([]report.Labeled, 0, len(paths))
+// compareSides groups the files of surge compare: each file a run of its
+// own without --, or the files between -- as the runs of one side (dash is
+// where cobra saw the first --, negative if it saw none; later ones arrive
+// as arguments).
+func compareSides(args []string, dash int) ([][]string, error) {
+	if dash < 0 {
+		sides := make([][]string, len(args))
+		for i, a := range args {
+			sides[i] = []string{a}
+		}
+		return sides, nil
+	}
+	sides := [][]string{args[:dash:dash]}
+	for _, a := range args[dash:] {
+		if a == "--" {
+			sides = append(sides, nil)
+			continue
+		}
+		if len(sides) == 1 {
+			sides = append(sides, nil)
+		}
+		sides[len(sides)-1] = append(sides[len(sides)-1], a)
+	}
+	if len(sides) < 2 {
+		sides = append(sides, nil)
+	}
+	for i, s := range sides {
+		if len(s) == 0 {
+			return nil, invalid("compare: side %d of -- has no result files: give each side one or more, such as surge compare a1.json a2.json -- b1.json b2.json", i+1)
+		}
+	}
+	return sides, nil
+}
+
+// readRuns reads the result files of each side, each run named by its file
+// name (a name seen before gets its position appended) and a side of
+// several runs by its first and last ("a1 … a3").
+func readRuns(sides [][]string) ([]report.Labeled, error) {
+	runs := make([]report.Labeled, 0, len(sides))
 	seen := map[string]bool{}
-	for i, p := range paths {
+	pos := 0
+	read := func(p string) (report.Labeled, error) {
+		pos++
 		res, err := result.ReadFile(p)
 		if err != nil {
-			return nil, invalid("%v", err)
+			return report.Labeled{}, invalid("%v", err)
 		}
 		label := report.LabelOf(p)
 		if seen[label] {
-			label = fmt.Sprintf("%s#%d", label, i+1)
+			label = fmt.Sprintf("%s#%d", label, pos)
 		}
 		seen[label] = true
-		runs = append(runs, report.Labeled{Label: label, File: p, Result: res})
+		return report.Labeled{Label: label, File: p, Result: res}, nil
+	}
+	for _, side := range sides {
+		first, err := read(side[0])
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range side[1:] {
+			rep, err := read(p)
+			if err != nil {
+				return nil, err
+			}
+			first.Repeats = append(first.Repeats, rep)
+		}
+		if n := len(first.Repeats); n > 0 {
+			first.Label = fmt.Sprintf("%s … %s (%d runs)", first.Label, first.Repeats[n-1].Label, n+1)
+		}
+		runs = append(runs, first)
 	}
 	return runs, nil
 }

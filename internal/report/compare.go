@@ -10,11 +10,17 @@ import (
 	"github.com/surge-load/surge/result"
 )
 
-// A Labeled result is one run to compare, with the name tables give it.
+// A Labeled result is one run to compare, with the name tables give it,
+// or one side of several runs of the same system (surge compare a1 a2 a3
+// -- b1 b2): Result and its Repeats.
 type Labeled struct {
 	Label  string
 	File   string // where it was read from, for people; may be empty
 	Result *result.Result
+	// Repeats are more runs of what Result ran. A side's value of each
+	// metric is the mean over its runs, and its standard error comes from
+	// the variance between them (see Compare).
+	Repeats []Labeled
 }
 
 // LabelOf names the result read from path: the file's name without its
@@ -31,12 +37,23 @@ type Comparison struct {
 	Sections []Section     `json:"sections"`
 }
 
-// A ComparedRun is one run of a comparison.
+// A ComparedRun is one run of a comparison, or one side of several runs:
+// Result (its first run, which the charts show) and Repeats.
 type ComparedRun struct {
-	Label  string         `json:"label"`
-	File   string         `json:"file"`
-	Result *result.Result `json:"-"`
-	Noise  Noise          `json:"noise"`
+	Label   string         `json:"label"`
+	File    string         `json:"file"`
+	Result  *result.Result `json:"-"`
+	Noise   Noise          `json:"noise"`
+	Repeats []ComparedRun  `json:"repeats,omitempty"`
+}
+
+// members are the runs of r: r itself and its repeats.
+func (r *ComparedRun) members() []*ComparedRun {
+	out := []*ComparedRun{r}
+	for i := range r.Repeats {
+		out = append(out, &r.Repeats[i])
+	}
+	return out
 }
 
 // A Section is the comparison of the whole run or of one endpoint.
@@ -77,23 +94,38 @@ type Change struct {
 	Noise Number `json:"noise"`
 	// NoiseText is Noise as tables print the metric.
 	NoiseText string `json:"noise_text"`
-	Verdict   string `json:"verdict"`
+	// GeneratorLag, for a latency, is how much the same percentile of the
+	// generator's own scheduling lag changed (NaN for other metrics): the
+	// part of Delta it explains is not judged the server's.
+	GeneratorLag Number `json:"generator_lag"`
+	Verdict      string `json:"verdict"`
 	// Text is the change as tables print it: "+12.3%" or "+0.50pp".
 	Text string `json:"text"`
 }
 
 // Compare compares runs, in order; each run's changes are against the run
 // before it.
+//
+// A run with Repeats is a side of several runs of the same system. Its
+// value of a metric is the random-effects mean of its runs' values: each
+// run weighs by the inverse of its own variance (NoiseOf) plus the
+// variance between the runs, estimated from how much more they differ than
+// their own noise says (DerSimonian and Laird), and the side's standard
+// error is that of this mean. So drift from run to run, which no single
+// run shows, widens the noise, and a run whose own noise is wide weighs
+// little. With a single run per side, the standard errors are the runs'
+// own.
 func Compare(runs []Labeled) (*Comparison, error) {
 	if len(runs) < 2 {
 		return nil, errors.New("compare needs at least two results")
 	}
 	c := &Comparison{}
 	for _, r := range runs {
-		if r.Result == nil {
-			return nil, fmt.Errorf("compare %s: no result", r.Label)
+		cr, err := comparedRun(r)
+		if err != nil {
+			return nil, err
 		}
-		c.Runs = append(c.Runs, ComparedRun{Label: r.Label, File: r.File, Result: r.Result, Noise: NoiseOf(r.Result)})
+		c.Runs = append(c.Runs, cr)
 	}
 	if name, ok := commonSingleEndpoint(runs); ok {
 		c.Sections = append(c.Sections, c.section("Total · "+name, func(r *result.Result) *result.Stats { return &r.Totals }))
@@ -115,6 +147,96 @@ func Compare(runs []Labeled) (*Comparison, error) {
 	return c, nil
 }
 
+// comparedRun makes the compared run, or side, of r.
+func comparedRun(r Labeled) (ComparedRun, error) {
+	if r.Result == nil {
+		return ComparedRun{}, fmt.Errorf("compare %s: no result", r.Label)
+	}
+	cr := ComparedRun{Label: r.Label, File: r.File, Result: r.Result, Noise: NoiseOf(r.Result)}
+	for _, rep := range r.Repeats {
+		if len(rep.Repeats) > 0 {
+			return ComparedRun{}, fmt.Errorf("compare %s: a repeat of %s has repeats of its own", rep.Label, r.Label)
+		}
+		m, err := comparedRun(rep)
+		if err != nil {
+			return ComparedRun{}, err
+		}
+		cr.Repeats = append(cr.Repeats, m)
+	}
+	return cr, nil
+}
+
+// sideValue combines the values of one metric in the runs of a side, with
+// their standard errors, into the side's value and standard error (see
+// Compare), and returns the weight of each run in it. Runs without the
+// value are left out; with none, the value is NaN.
+func sideValue(vals, ses []float64) (value, se float64, weights []float64) {
+	weights = make([]float64, len(vals))
+	switch len(vals) {
+	case 0:
+		return math.NaN(), math.Inf(1), nil
+	case 1:
+		weights[0] = 1
+		return vals[0], ses[0], weights
+	}
+	// A random-effects mean (DerSimonian and Laird): each run weighs by
+	// the inverse of its own variance plus the variance between runs τ²,
+	// estimated from how much more the runs differ than their own noise
+	// says. A run whose own noise is wide (a stall in a few of its
+	// seconds) weighs little; runs that differ beyond their noise widen
+	// the side's.
+	var w, wv, w2 float64
+	var known []int
+	for i, v := range vals {
+		e := ses[i]
+		if math.IsInf(e, 0) || math.IsNaN(e) {
+			continue
+		}
+		e = max(e, 1e-9*math.Abs(v), 1e-12)
+		ses[i] = e
+		known = append(known, i)
+		w += 1 / (e * e)
+		wv += v / (e * e)
+		w2 += 1 / (e * e * e * e)
+	}
+	if len(known) < 2 {
+		// Too few runs with their own noise: the plain mean, with the
+		// spread between the runs if there are three or more.
+		k := float64(len(vals))
+		var sum float64
+		for i, v := range vals {
+			sum += v
+			weights[i] = 1 / k
+		}
+		mean := sum / k
+		if len(vals) < 3 {
+			return mean, math.Inf(1), weights
+		}
+		var between float64
+		for _, v := range vals {
+			between += (v - mean) * (v - mean)
+		}
+		return mean, math.Sqrt(between / (k - 1) / k), weights
+	}
+	fixed := wv / w
+	var q float64
+	for _, i := range known {
+		d := vals[i] - fixed
+		q += d * d / (ses[i] * ses[i])
+	}
+	tau2 := max(0, (q-float64(len(known)-1))/(w-w2/w))
+	var ws, wsv float64
+	for _, i := range known {
+		weights[i] = 1 / (ses[i]*ses[i] + tau2)
+		ws += weights[i]
+		wsv += weights[i] * vals[i]
+	}
+	for i := range weights {
+		weights[i] /= ws
+	}
+	return wsv / ws, math.Sqrt(1 / ws), weights
+}
+
 // section compares the stats that pick returns from each run (nil where a
 // run lacks them).
 func (c *Comparison) section(name string, pick func(*result.Result) *result.Stats) Section {
@@ -122,21 +244,37 @@ func (c *Comparison) section(name string, pick func(*result.Result) *result.Stat
 	for _, m := range Metrics {
 		row := Row{Metric: m.Key}
 		stderr := make([]float64, len(c.Runs))
+		lags := make([]float64, len(c.Runs))
 		for i := range c.Runs {
-			run := &c.Runs[i]
-			st := pick(run.Result)
-			if st == nil {
-				row.Values = append(row.Values, math.NaN())
-				row.Text = append(row.Text, "—")
-				continue
+			var vals, ses, lag []float64
+			for _, run := range c.Runs[i].members() {
+				if st := pick(run.Result); st != nil {
+					vals = append(vals, m.value(st))
+					ses = append(ses, run.Noise.StdErr(m, st, &run.Result.Totals))
+					if m.lag != nil {
+						lag = append(lag, m.lag(run.Result))
+					}
+				}
 			}
-			v := m.value(st)
+			v, se, weights := sideValue(vals, ses)
+			// The side's lag is weighed as its value is.
+			lags[i] = math.NaN()
+			if m.lag != nil && len(vals) > 0 {
+				lags[i] = 0
+				for j, w := range weights {
+					lags[i] += w * lag[j]
+				}
+			}
+			stderr[i] = se
 			row.Values = append(row.Values, v)
-			row.Text = append(row.Text, m.format(v))
-			stderr[i] = run.Noise.StdErr(m, st, &run.Result.Totals)
+			if math.IsNaN(v) {
+				row.Text = append(row.Text, "—")
+			} else {
+				row.Text = append(row.Text, m.format(v))
+			}
 		}
 		for i := 1; i < len(c.Runs); i++ {
-			row.Changes = append(row.Changes, change(m, row.Values[i-1], row.Values[i], stderr[i-1], stderr[i]))
+			row.Changes = append(row.Changes, change(m, row.Values[i-1], row.Values[i], stderr[i-1], stderr[i], lags[i]-lags[i-1]))
 		}
 		s.Rows = append(s.Rows, row)
 	}
@@ -153,14 +291,21 @@ func (c *Comparison) runRow(m RunMetric) Row {
 	row := Row{Metric: m.Key}
 	stderr := make([]float64, len(c.Runs))
 	for i := range c.Runs {
-		v := m.value(c.Runs[i].Result)
+		var vals, ses []float64
+		for _, run := range c.Runs[i].members() {
+			if v := m.value(run.Result); !math.IsNaN(v) {
+				vals = append(vals, v)
+				ses = append(ses, m.stderr(run.Result))
+			}
+		}
+		v, se, _ := sideValue(vals, ses)
+		stderr[i] = se
 		row.Values = append(row.Values, v)
 		if math.IsNaN(v) {
 			row.Text = append(row.Text, "—")
 		} else {
 			row.Text = append(row.Text, m.format(v))
 		}
-		stderr[i] = m.stderr(c.Runs[i].Result)
 	}
 	judge := Metric{Key: m.Key, HigherIsBetter: m.HigherIsBetter, format: m.format}
 	for i := 1; i < len(c.Runs); i++ {
@@ -173,7 +318,7 @@ func (c *Comparison) runRow(m RunMetric) Row {
 		case math.IsNaN(new):
 			row.Changes = append(row.Changes, Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), Verdict: Better, Text: "gone"})
 		default:
-			row.Changes = append(row.Changes, change(judge, old, new, stderr[i-1], stderr[i]))
+			row.Changes = append(row.Changes, change(judge, old, new, stderr[i-1], stderr[i], math.NaN()))
 		}
 	}
 	return row
@@ -181,10 +326,14 @@ func (c *Comparison) runRow(m RunMetric) Row {
 
 // change judges the change of m from old to new, whose standard errors are
 // seOld and seNew: a change within Significance standard errors of the
-// difference is not significant.
-func change(m Metric, old, new, seOld, seNew float64) Change {
+// difference is not significant. lag, for a latency, is how much the same
+// percentile of the generator's scheduling lag changed (NaN otherwise):
+// the generator's own delays are never blamed on the server, so a latency
+// change is judged on what the lag does not explain (the change less the
+// lag's change in the same direction, never more than the change itself).
+func change(m Metric, old, new, seOld, seNew, lag float64) Change {
 	if math.IsNaN(old) || math.IsNaN(new) {
-		return Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), Verdict: NoVerdict, Text: "—"}
+		return Change{Delta: Number(math.NaN()), Pct: Number(math.NaN()), Noise: Number(math.NaN()), GeneratorLag: Number(math.NaN()), Verdict: NoVerdict, Text: "—"}
 	}
 	delta := new - old
 	pct := math.NaN()
@@ -192,7 +341,11 @@ func change(m Metric, old, new, seOld, seNew float64) Change {
 		pct = 100 * delta / math.Abs(old)
 	}
 	noise := Significance * math.Hypot(seOld, seNew)
-	ch := Change{Delta: Number(delta), Pct: Number(pct), Noise: Number(noise), NoiseText: m.format(noise)}
+	ch := Change{Delta: Number(delta), Pct: Number(pct), Noise: Number(noise), NoiseText: m.format(noise), GeneratorLag: Number(lag)}
+	judged := delta
+	if !math.IsNaN(lag) && (lag > 0) == (delta > 0) {
+		judged = delta - math.Copysign(min(math.Abs(lag), math.Abs(delta)), delta)
+	}
 	if math.IsInf(noise, 1) {
 		ch.NoiseText = "unknown"
 	}
@@ -215,7 +368,7 @@ func change(m Metric, old, new, seOld, seNew float64) Change {
 		} else {
 			ch.Text = "±0%"
 		}
-	case math.Abs(delta) <= noise:
+	case math.Abs(judged) <= noise:
 		ch.Verdict = NotSignificant
 	case (delta > 0) == m.HigherIsBetter:
 		ch.Verdict = Better

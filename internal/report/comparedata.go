@@ -89,7 +89,7 @@ func NewCompareData(c *Comparison, checks []FailOnResult) *CompareData {
 			File:     r.File,
 			Run:      runInfo(r.Result),
 			Requests: r.Result.Totals.Requests,
-			Noise:    noiseText(&r.Noise),
+			Noise:    noiseText(r),
 		})
 	}
 	d.Charts = overlayTimeline(c)

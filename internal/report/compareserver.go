@@ -81,7 +81,7 @@ func serverSections(runs []ComparedRun) []Section {
 					// of worse or better.
 					old, nw = math.Inf(1), 0
 				}
-				r.Changes = append(r.Changes, change(m, r.Values[i-1], r.Values[i], old, nw))
+				r.Changes = append(r.Changes, change(m, r.Values[i-1], r.Values[i], old, nw, math.NaN()))
 			}
 			sec.Rows = append(sec.Rows, r)
 		}

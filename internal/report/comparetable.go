@@ -51,26 +51,47 @@ func CompareMarkdown(w io.Writer, c *Comparison) {
 }
 
 // legend explains the marks of changes.
-const legend = "better / worse: a change beyond the noise of both runs (3 standard errors, from their per-second variation); " +
-	"~ not significant: a change within it. Error rates change in percentage points (pp)."
+const legend = "better / worse: a change beyond the noise of both runs (3 standard errors, from their seconds, or from the spread between the runs of a side); " +
+	"~ not significant: a change within it, or one the generator's own scheduling lag explains. Error rates change in percentage points (pp)."
 
 // runCells describes one run in a row: label, file, start, duration,
 // requests, load and noise.
 func runCells(r *ComparedRun) []string {
 	res := r.Result
+	if len(r.Repeats) == 0 {
+		return []string{
+			r.Label,
+			r.File,
+			res.Run.Start.Format(startLayout),
+			fmt.Sprintf("%.1fs", res.Run.DurationS),
+			fmt.Sprintf("%d requests", res.Totals.Requests),
+			res.Run.Load,
+			noiseText(r),
+		}
+	}
+	files := []string{}
+	var requests int64
+	for _, m := range r.members() {
+		files = append(files, m.File)
+		requests += m.Result.Totals.Requests
+	}
 	return []string{
 		r.Label,
-		r.File,
-		res.Run.Start.Format(startLayout),
-		fmt.Sprintf("%.1fs", res.Run.DurationS),
-		fmt.Sprintf("%d requests", res.Totals.Requests),
+		strings.Join(files, ", "),
+		res.Run.Start.Format(startLayout) + " (first)",
+		fmt.Sprintf("%.1fs (first)", res.Run.DurationS),
+		fmt.Sprintf("%d requests in %d runs", requests, len(files)),
 		res.Run.Load,
-		noiseText(&r.Noise),
+		noiseText(r),
 	}
 }
 
-// noiseText summarises a run's noise for people.
-func noiseText(n *Noise) string {
+// noiseText summarises a run's noise, or a side's, for people.
+func noiseText(r *ComparedRun) string {
+	if len(r.Repeats) > 0 {
+		return fmt.Sprintf("%d runs: each metric their random-effects mean, with the noise of the spread between them", len(r.Repeats)+1)
+	}
+	n := &r.Noise
 	if !n.Known() {
 		return fmt.Sprintf("noise unknown (%d steady seconds)", n.Intervals)
 	}
@@ -117,10 +138,18 @@ func markdownVerdict(ch *Change) string {
 // runs whose noise is unknown.
 func (c *Comparison) notes() []string {
 	var out []string
-	for _, r := range c.Runs {
-		if !r.Noise.Known() {
-			out = append(out, fmt.Sprintf("Note: %s has %d steady seconds, fewer than %d: its noise is unknown, so its changes are marked ~ (run longer to tell).",
-				r.Label, r.Noise.Intervals, MinNoiseIntervals))
+	for i := range c.Runs {
+		side := &c.Runs[i]
+		for _, r := range side.members() {
+			switch {
+			case r.Noise.Known():
+			case len(side.Repeats) > 0:
+				out = append(out, fmt.Sprintf("Note: %s (of %s) has %d steady seconds, fewer than %d: its own noise is unknown, and the side's comes from the others and the spread between its runs.",
+					r.File, side.Label, r.Noise.Intervals, MinNoiseIntervals))
+			default:
+				out = append(out, fmt.Sprintf("Note: %s has %d steady seconds, fewer than %d: its noise is unknown, so its changes are marked ~ (run longer to tell).",
+					r.Label, r.Noise.Intervals, MinNoiseIntervals))
+			}
 		}
 	}
 	return out

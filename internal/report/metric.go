@@ -24,6 +24,14 @@ type Metric struct {
 	point func(*result.Point) (v float64, ok bool)
 	// format formats a value as the summary prints it.
 	format func(float64) string
+	// lag, for a latency, is the same percentile of the generator's own
+	// scheduling lag in the run (nil for the other metrics): how late the
+	// generator's goroutines ran, which latency holds too (see change).
+	lag func(*result.Result) float64
+	// rank, for a percentile, is its rank from 0 to 1 (0 for the rest),
+	// and hist the histogram it is read from (see Noise.StdErr).
+	rank float64
+	hist func(*result.Stats) string
 }
 
 // Metrics are the metrics compare shows, in order. --fail-on takes their keys.
@@ -36,18 +44,18 @@ var Metrics = []Metric{
 		value:  func(s *result.Stats) float64 { return s.OKRPS },
 		point:  func(p *result.Point) (float64, bool) { return float64(p.Requests-p.Failures) / p.DurationS, true },
 		format: func(v float64) string { return fmt.Sprintf("%.1f", v) }},
-	okLatencyMetric("ok_p50", func(l *result.Percentiles) float64 { return l.P50 }),
-	okLatencyMetric("ok_p95", func(l *result.Percentiles) float64 { return l.P95 }),
-	okLatencyMetric("ok_p99", func(l *result.Percentiles) float64 { return l.P99 }),
+	okLatencyMetric("ok_p50", 0.50, func(l *result.Percentiles) float64 { return l.P50 }),
+	okLatencyMetric("ok_p95", 0.95, func(l *result.Percentiles) float64 { return l.P95 }),
+	okLatencyMetric("ok_p99", 0.99, func(l *result.Percentiles) float64 { return l.P99 }),
 	{Key: "rps", HigherIsBetter: true,
 		value:  func(s *result.Stats) float64 { return s.RPS },
 		point:  func(p *result.Point) (float64, bool) { return float64(p.Requests) / p.DurationS, true },
 		format: func(v float64) string { return fmt.Sprintf("%.1f", v) }},
-	latencyMetric("p50", func(l *result.Percentiles) float64 { return l.P50 }),
-	latencyMetric("p90", func(l *result.Percentiles) float64 { return l.P90 }),
-	latencyMetric("p95", func(l *result.Percentiles) float64 { return l.P95 }),
-	latencyMetric("p99", func(l *result.Percentiles) float64 { return l.P99 }),
-	latencyMetric("max", func(l *result.Percentiles) float64 { return l.Max }),
+	latencyMetric("p50", 0.50, func(l *result.Percentiles) float64 { return l.P50 }),
+	latencyMetric("p90", 0.90, func(l *result.Percentiles) float64 { return l.P90 }),
+	latencyMetric("p95", 0.95, func(l *result.Percentiles) float64 { return l.P95 }),
+	latencyMetric("p99", 0.99, func(l *result.Percentiles) float64 { return l.P99 }),
+	latencyMetric("max", 0, func(l *result.Percentiles) float64 { return l.Max }),
 	{Key: "errors", Points: true,
 		value: func(s *result.Stats) float64 { return 100 * s.ErrorRate },
 		point: func(p *result.Point) (float64, bool) {
@@ -60,9 +68,11 @@ var Metrics = []Metric{
 		format: func(v float64) string { return fmt.Sprintf("%.2f%%", v) }},
 }
 
-func latencyMetric(key string, pick func(*result.Percentiles) float64) Metric {
-	return Metric{Key: key,
+func latencyMetric(key string, rank float64, pick func(*result.Percentiles) float64) Metric {
+	return Metric{Key: key, rank: rank,
+		hist:  func(s *result.Stats) string { return s.LatencyHistogram },
 		value: func(s *result.Stats) float64 { return pick(&s.Latency) },
+		lag:   func(r *result.Result) float64 { return pick(&r.Generator.Lag) },
 		point: func(p *result.Point) (float64, bool) {
 			if p.Requests == 0 {
 				return 0, false
@@ -75,9 +85,11 @@ func latencyMetric(key string, pick func(*result.Percentiles) float64) Metric {
 // okLatencyMetric is a percentile of the successes' latency. A second
 // without failures has the same latency for its successes as for all its
 // operations, so those seconds give its noise.
-func okLatencyMetric(key string, pick func(*result.Percentiles) float64) Metric {
-	return Metric{Key: key,
+func okLatencyMetric(key string, rank float64, pick func(*result.Percentiles) float64) Metric {
+	return Metric{Key: key, rank: rank,
+		hist:  func(s *result.Stats) string { return s.OKLatencyHistogram },
 		value: func(s *result.Stats) float64 { return pick(&s.OKLatency) },
+		lag:   func(r *result.Result) float64 { return pick(&r.Generator.Lag) },
 		point: func(p *result.Point) (float64, bool) {
 			if p.Requests == 0 || p.Failures > 0 {
 				return 0, false
@@ -105,10 +117,14 @@ var RunMetrics = []RunMetric{
 	{Key: "peak_ok_rps", HigherIsBetter: true,
 		value:  func(r *result.Result) float64 { return ThroughputOf(r).PeakOKRPS },
 		format: func(v float64) string { return fmt.Sprintf("%.1f", v) },
-		// One second's value: the noise of a second's successful rps.
+		// One second's value: the noise of a second's successful rps
+		// (before a collapse, if the run collapsed).
 		stderr: func(r *result.Result) float64 {
 			n := NoiseOf(r)
-			return float64(n.Rel["ok_rps"]) * r.Totals.OKRPS * math.Sqrt(float64(max(n.Intervals, 1)))
+			if !n.Known() {
+				return math.Inf(1)
+			}
+			return float64(n.OKSecondSigma)
 		}},
 	{Key: "collapse_at_s", HigherIsBetter: true,
 		value: func(r *result.Result) float64 {

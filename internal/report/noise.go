@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -21,25 +22,26 @@ const Significance = 3.0
 
 // Noise is how much a run's metrics vary from second to second, which says
 // how much they would vary between two runs of the same system. It is
-// estimated by batch means with one-second batches over the run's steady
-// intervals: full-length intervals inside the active load period and after
-// the warm-up (the warm-up and the drain's sliver at the end are left out).
+// estimated over the run's steady intervals: full-length intervals inside
+// the active load period and after the warm-up (the warm-up and the
+// drain's sliver at the end are left out).
 //
 // Throughput and the error rate: the per-second values xᵢ give a standard
 // deviation σ estimated from successive differences,
 // σ² = Σ(xᵢ₊₁−xᵢ)² / 2(n−1), which ignores slow trends such as ramps, so a
 // ramp is not mistaken for noise. The standard error of the run's value, a
-// mean of the xᵢ, is σ/√n. The max is one extreme value, not a mean: its
-// standard error is σ of the per-second maxima itself.
+// mean of the xᵢ, is σ/√n, widened for autocorrelation. The max is one
+// extreme value, not a mean: its standard error is σ of the per-second
+// maxima itself. After a collapse, the successes' throughput takes its
+// noise from the seconds before it and from when it happened
+// (collapsedThroughput).
 //
-// Percentiles p50 to p99: a run's percentile is not a mean of per-second
-// percentiles, so the same method is applied to the fraction of each
-// second's requests at or below the run's percentile q (a mean whose
-// expected value is the percentile's rank P). Its standard error s turns
-// into milliseconds through the run's own distribution: half the distance
-// between its quantiles at P−s and P+s. For a run longer than 600 seconds, σ
-// is estimated from 600 seconds spread evenly over it. Without histograms in
-// the result the per-second percentiles are used as for throughput.
+// Percentiles p50 to p99: by a moving-block bootstrap over the steady
+// seconds' histograms (bootstrapNoise), at least the sampling error of as
+// many independent samples (sampleError). For a run longer than 600
+// seconds, the bootstrap draws from 600 seconds spread evenly over it.
+// Without histograms in the result the per-second percentiles are used as
+// for throughput.
 //
 // Errors are kept relative to the run's value; an endpoint, which has fewer
 // requests than the run and no series of its own, gets the run's relative
@@ -54,6 +56,10 @@ type Noise struct {
 	// Rel is the relative standard error of each metric by key; for
 	// errors, the standard error in percentage points.
 	Rel map[string]Number `json:"rel"`
+	// OKSecondSigma is the standard deviation of one second's successful
+	// throughput, in responses per second (before the collapse, for a run
+	// that collapsed): the noise of peak_ok_rps.
+	OKSecondSigma Number `json:"ok_second_sigma"`
 }
 
 // Known reports whether the run was long enough to estimate its noise.
@@ -66,7 +72,13 @@ func NoiseOf(r *result.Result) Noise {
 	if !n.Known() {
 		return n
 	}
-	ranked := rankNoise(r, pts)
+	ranked, okRanked := percentileNoise(r, pts)
+	if ranked == nil {
+		ranked = map[string]float64{}
+	}
+	for key, rel := range okRanked {
+		ranked["ok_"+key] = rel
+	}
 	for _, m := range Metrics {
 		if rel, ok := ranked[m.Key]; ok {
 			n.Rel[m.Key] = Number(rel)
@@ -95,6 +107,7 @@ func NoiseOf(r *result.Result) Noise {
 			n.Rel[m.Key] = Number(se / mean)
 		}
 	}
+	collapsedThroughput(r, pts, &n)
 	// The successes' percentiles are estimated from the seconds without
 	// failures; a run with too few of those takes the relative noise of
 	// the percentile of all its operations, and the larger of the two
@@ -107,63 +120,91 @@ func NoiseOf(r *result.Result) Noise {
 	return n
 }
 
-// rankedPercentiles are the percentiles whose noise rankNoise estimates.
+// collapsedThroughput sets the noise of the successes' throughput (ok_rps)
+// of r, whose steady intervals are pts, and of one second of it. A healthy
+// run's comes from its seconds like every mean's. Once a server dies, its
+// seconds swing from the peak to nothing, and that swing is the effect, not
+// noise: a run whose successful throughput collapsed or fell to zero for
+// good takes its noise from the seconds before that, and from when it
+// happened. Read off a per-second series, that time is known to about a
+// second, which moves the run's mean by one second's throughput (the peak)
+// over the run's seconds; the seconds before add σ√m/n for m of the n
+// seconds, σ from their successive differences, or √peak (counts of
+// independent successes) with fewer than MinNoiseIntervals of them.
+func collapsedThroughput(r *result.Result, pts []*result.Point, n *Noise) {
+	ok, _ := metricByKey("ok_rps")
+	var xs []float64
+	for _, p := range pts {
+		if v, has := ok.point(p); has {
+			xs = append(xs, v)
+		}
+	}
+	if sigma, _ := successiveSigma(xs); !math.IsNaN(sigma) {
+		n.OKSecondSigma = Number(sigma)
+	}
+	t := ThroughputOf(r)
+	cut := t.ZeroAtS
+	if c := r.Collapse; c != nil && (math.IsNaN(cut) || c.AtS < cut) {
+		cut = c.AtS
+	}
+	if math.IsNaN(cut) || t.PeakOKRPS <= 0 || r.Totals.OKRPS <= 0 || len(xs) == 0 {
+		return
+	}
+	var before []float64
+	for _, p := range pts {
+		if p.T+p.DurationS <= cut {
+			if v, has := ok.point(p); has {
+				before = append(before, v)
+			}
+		}
+	}
+	sigma, _ := successiveSigma(before)
+	if math.IsNaN(sigma) {
+		sigma = math.Sqrt(t.PeakOKRPS)
+	}
+	n.OKSecondSigma = Number(sigma)
+	m, all := float64(len(before)), float64(len(xs))
+	se := math.Hypot(sigma*math.Sqrt(m)/all, t.PeakOKRPS/all)
+	n.Rel["ok_rps"] = Number(se / r.Totals.OKRPS)
+}
+
+// rankedPercentiles are the percentiles whose noise bootstrapNoise
+// estimates.
 var rankedPercentiles = []struct {
 	key  string
 	rank float64 // 0 to 1
-	pick func(*result.Percentiles) float64
 }{
-	{"p50", 0.50, func(l *result.Percentiles) float64 { return l.P50 }},
-	{"p90", 0.90, func(l *result.Percentiles) float64 { return l.P90 }},
-	{"p95", 0.95, func(l *result.Percentiles) float64 { return l.P95 }},
-	{"p99", 0.99, func(l *result.Percentiles) float64 { return l.P99 }},
+	{"p50", 0.50},
+	{"p90", 0.90},
+	{"p95", 0.95},
+	{"p99", 0.99},
 }
 
-// bucketIndex returns the index, in the counts of histograms shaped like h,
-// of the bucket that holds v, or -1 if v is out of range.
-func bucketIndex(h *hdr.Histogram, v int64) int {
-	one := hdr.New(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
-	if one.RecordValue(v) != nil {
-		return -1
-	}
-	for i, c := range one.Export().Counts {
-		if c != 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-// maxRankIntervals is the most per-second histograms rankNoise decodes.
+// maxRankIntervals is the most per-second histograms bootstrapNoise
+// decodes.
 const maxRankIntervals = 600
 
-// rankNoise estimates the relative standard errors of the run's percentiles
-// from the fraction of each steady second's requests at or below them. It
-// returns nothing if a histogram is missing or unreadable.
-func rankNoise(r *result.Result, pts []*result.Point) map[string]float64 {
-	total, err := hdr.Decode([]byte(r.Totals.LatencyHistogram))
-	if r.Totals.LatencyHistogram == "" || err != nil || total.TotalCount() == 0 {
-		return nil
-	}
-	// The buckets of the run's percentiles: a second's requests at or
-	// below q are the counts of the buckets up to q's. Every histogram of a
-	// result has the same buckets.
-	idx := make([]int, len(rankedPercentiles))
-	for i, rp := range rankedPercentiles {
-		if idx[i] = bucketIndex(total, int64(math.Round(rp.pick(&r.Totals.Latency)*1000))); idx[i] < 0 {
-			return nil
-		}
-	}
-	countsLen := len(total.Export().Counts)
-	fractions := make([][]float64, len(idx))
-	n := 0
+// bootstrapReplicates is how many resamples bootstrapNoise draws; its
+// generator has a fixed seed, so a comparison prints the same every time.
+const bootstrapReplicates = 400
+
+// A second is the latency histogram of one steady second: the indices of
+// its non-empty buckets and their counts.
+type second struct {
+	idx    []int32
+	counts []int64
+	total  int64
+}
+
+// secondsOf decodes the histograms of pts; bars are the buckets of the
+// run's histogram (every histogram of a result has the same), which the
+// indices must fall in. It returns nothing if a histogram is missing or
+// unreadable. A long run's noise is estimated from at most
+// maxRankIntervals seconds spread evenly over it, and applies to all of
+// its seconds.
+func secondsOf(pts []*result.Point, bars int) []second {
+	var out []second
 	for k, p := range pts {
-		if p.Requests > 0 {
-			n++
-		}
-		// Decoding histograms is the slow part: a long run's σ is
-		// estimated from at most maxRankIntervals seconds spread evenly
-		// over it, and applies to all of its seconds.
 		if k > 0 && len(pts) > maxRankIntervals && k*maxRankIntervals/len(pts) == (k-1)*maxRankIntervals/len(pts) {
 			continue
 		}
@@ -177,32 +218,126 @@ func rankNoise(r *result.Result, pts []*result.Point) map[string]float64 {
 		if err != nil || h.TotalCount() == 0 {
 			return nil
 		}
-		counts := h.Export().Counts
-		if len(counts) != countsLen {
-			return nil
-		}
-		var below int64
-		j := 0
-		for i, upTo := range idx {
-			for ; j <= upTo && j < len(counts); j++ {
-				below += counts[j]
+		var s second
+		for i, c := range h.Export().Counts {
+			if c == 0 {
+				continue
 			}
-			fractions[i] = append(fractions[i], float64(below)/float64(h.TotalCount()))
+			if i >= bars || c < 0 {
+				return nil
+			}
+			s.idx = append(s.idx, int32(i))
+			s.counts = append(s.counts, c)
+			s.total += c
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// bootstrapNoise estimates the relative standard error of the percentiles
+// of the seconds secs (each at its rank in rankedPercentiles) by a moving
+// block bootstrap over the seconds: the run is rebuilt many times from
+// blocks of consecutive seconds drawn with replacement (blocks of about
+// the cube root of the seconds, so a stall that lasts a few seconds is
+// resampled whole), each rebuilt run's percentiles read from the sum of its
+// seconds' histograms, and their standard deviation taken, relative to the
+// percentiles of secs themselves. It works in milliseconds, so the few
+// requests behind a p99 and the one slow second that makes it count as
+// they do: a run whose p99 comes from a stall in one of its five seconds
+// would, run again, as likely not have it. tops are the upper ends of the
+// buckets, in microseconds.
+func bootstrapNoise(secs []second, tops []int64) map[string]float64 {
+	n := len(secs)
+	if n < MinNoiseIntervals {
+		return nil
+	}
+	block := max(1, int(math.Round(math.Cbrt(float64(n)))))
+	starts := n - block + 1
+	sum := make([]int64, len(tops))
+	quantiles := func(add func(func(*second))) []float64 {
+		clear(sum)
+		var total int64
+		add(func(s *second) {
+			for j, i := range s.idx {
+				sum[i] += s.counts[j]
+			}
+			total += s.total
+		})
+		out := make([]float64, len(rankedPercentiles))
+		for k, rp := range rankedPercentiles {
+			// The rank of hdr's ValueAtQuantile: the value at or below
+			// which P of the counts lie.
+			want := max(1, min(total, int64(rp.rank*float64(total)+0.5)))
+			var cum int64
+			for i, c := range sum {
+				if cum += c; cum >= want {
+					out[k] = float64(tops[i])
+					break
+				}
+			}
+		}
+		return out
+	}
+	all := quantiles(func(f func(*second)) {
+		for i := range secs {
+			f(&secs[i])
+		}
+	})
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	reps := make([][]float64, len(all))
+	for range bootstrapReplicates {
+		q := quantiles(func(f func(*second)) {
+			for drawn := 0; drawn < n; {
+				at := rng.IntN(starts)
+				for j := at; j < at+block && drawn < n; j++ {
+					f(&secs[j])
+					drawn++
+				}
+			}
+		})
+		for k, v := range q {
+			reps[k] = append(reps[k], v)
 		}
 	}
 	out := map[string]float64{}
-	for i, rp := range rankedPercentiles {
-		sigma, _ := successiveSigma(fractions[i])
-		q := rp.pick(&r.Totals.Latency)
-		if math.IsNaN(sigma) || q <= 0 {
+	for k, rp := range rankedPercentiles {
+		if all[k] <= 0 {
 			return nil
 		}
-		s := sigma / math.Sqrt(float64(n))
-		lo := total.ValueAtQuantile(100 * max(0, rp.rank-s))
-		hi := total.ValueAtQuantile(100 * min(1, rp.rank+s))
-		out[rp.key] = float64(hi-lo) / 2 / 1000 / q
+		// The standard error is half the spread of the middle 68% of the
+		// resampled percentiles (the standard deviation of a normal
+		// spread), which a few extreme resamples (most of the seconds drawn
+		// from one stall) do not blow up; the bootstrap's spread of a mean
+		// is √((n−1)/n) of the true one.
+		sort.Float64s(reps[k])
+		lo, hi := reps[k][bootstrapReplicates*16/100], reps[k][bootstrapReplicates*84/100]
+		out[rp.key] = (hi - lo) / 2 * math.Sqrt(float64(n)/float64(n-1)) / all[k]
 	}
 	return out
+}
+
+// percentileNoise estimates the relative standard errors of the run's
+// percentiles, and of its successes' (from the seconds without failures,
+// whose operations all succeeded), by bootstrapNoise. It returns nothing
+// without the histograms.
+func percentileNoise(r *result.Result, pts []*result.Point) (all, ok map[string]float64) {
+	total, err := hdr.Decode([]byte(r.Totals.LatencyHistogram))
+	if r.Totals.LatencyHistogram == "" || err != nil || total.TotalCount() == 0 {
+		return nil, nil
+	}
+	bars := total.Distribution()
+	tops := make([]int64, len(bars))
+	for i, b := range bars {
+		tops[i] = b.To
+	}
+	var clean []*result.Point
+	for _, p := range pts {
+		if p.Failures == 0 {
+			clean = append(clean, p)
+		}
+	}
+	return bootstrapNoise(secondsOf(pts, len(tops)), tops), bootstrapNoise(secondsOf(clean, len(tops)), tops)
 }
 
 // StdErr is the standard error of metric m's value for s, a run's totals
@@ -229,7 +364,29 @@ func (n *Noise) StdErr(m Metric, s, total *result.Stats) float64 {
 	if total.Requests > s.Requests {
 		scale = math.Sqrt(float64(total.Requests) / float64(s.Requests))
 	}
-	return rel * math.Abs(m.value(s)) * scale
+	return max(rel*math.Abs(m.value(s))*scale, sampleError(m, s))
+}
+
+// sampleError is the least standard error of percentile m of s, in
+// milliseconds, however steady the seconds: that of a percentile of as
+// many independent samples as s has. Its rank P is known to √(P(1−P)/n)
+// for n samples, which is half the distance between the quantiles of s's
+// own histogram at P − that and P + that. An endpoint's tail, read from
+// fewer requests than the run's (and at another rank of the mixture of all
+// endpoints), is wider than the run's noise scaled by the requests says.
+// It is 0 for other metrics and without the histogram.
+func sampleError(m Metric, s *result.Stats) float64 {
+	if m.rank <= 0 || m.hist == nil || m.hist(s) == "" {
+		return 0
+	}
+	h, err := hdr.Decode([]byte(m.hist(s)))
+	if err != nil || h.TotalCount() == 0 {
+		return 0
+	}
+	d := math.Sqrt(m.rank * (1 - m.rank) / float64(h.TotalCount()))
+	lo := h.ValueAtQuantile(100 * max(0, m.rank-d))
+	hi := h.ValueAtQuantile(100 * min(1, m.rank+d))
+	return float64(hi-lo) / 2 / 1000
 }
 
 // binomialPP is the standard error of s's error rate, in percentage points,

@@ -175,23 +175,33 @@ func literal(s string) string {
 // literalTree applies literal to every string of a decoded JSON value,
 // keys too, turning objects into ordered maps with sorted keys.
 func literalTree(v any) any {
+	return mapTree(v, func(v any) any {
+		if s, ok := v.(string); ok {
+			return literal(s)
+		}
+		return v
+	})
+}
+
+// mapTree rebuilds a JSON tree for a scenario file: lists item by item,
+// objects as mappings in the order of their keys (written literally), and
+// every other value as leaf returns it.
+func mapTree(v any, leaf func(any) any) any {
 	switch x := v.(type) {
-	case string:
-		return literal(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = literalTree(e)
+			out[i] = mapTree(e, leaf)
 		}
 		return out
 	case map[string]any:
 		out := yaml.MapSlice{}
 		for _, k := range sortedKeys(x) {
-			out = append(out, yaml.MapItem{Key: k, Value: literalTree(x[k])})
+			out = append(out, yaml.MapItem{Key: literal(k), Value: mapTree(x[k], leaf)})
 		}
 		return out
 	}
-	return v
+	return leaf(v)
 }
 
 // splitTarget returns the scheme and host of an absolute URL, and the rest.

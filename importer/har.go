@@ -462,31 +462,20 @@ func (c *captures) ref(v string) (string, bool) {
 
 // tree replaces the values of a JSON body found in earlier responses.
 func (c *captures) tree(v any) any {
-	switch x := v.(type) {
-	case string:
-		if ref, ok := c.ref(x); ok {
-			return ref
+	return mapTree(v, func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if ref, ok := c.ref(x); ok {
+				return ref
+			}
+			return literal(x)
+		case int64:
+			if ref, ok := c.ref(fmt.Sprint(x)); ok {
+				return ref
+			}
 		}
-		return literal(x)
-	case int64:
-		if ref, ok := c.ref(fmt.Sprint(x)); ok {
-			return ref
-		}
-		return x
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = c.tree(e)
-		}
-		return out
-	case map[string]any:
-		out := yaml.MapSlice{}
-		for _, k := range sortedKeys(x) {
-			out = append(out, yaml.MapItem{Key: literal(k), Value: c.tree(x[k])})
-		}
-		return out
-	}
-	return v
+		return v
+	})
 }
 
 func (c *captures) used() int { return len(c.created) }

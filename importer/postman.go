@@ -253,23 +253,12 @@ func (p *postman) template(s string) string {
 
 // templateTree converts the strings of a JSON body.
 func (p *postman) templateTree(v any) any {
-	switch x := v.(type) {
-	case string:
-		return p.template(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = p.templateTree(e)
+	return mapTree(v, func(v any) any {
+		if s, ok := v.(string); ok {
+			return p.template(s)
 		}
-		return out
-	case map[string]any:
-		out := yaml.MapSlice{}
-		for _, k := range sortedKeys(x) {
-			out = append(out, yaml.MapItem{Key: literal(k), Value: p.templateTree(x[k])})
-		}
-		return out
-	}
-	return v
+		return v
+	})
 }
 
 // request converts one request item.

@@ -49,14 +49,19 @@ func startDemo(t *testing.T) string {
 	return "ws://" + srv.Addr + "/api/v1/ws/echo"
 }
 
-func TestEchoRoundTrips(t *testing.T) {
-	url := startDemo(t)
-	r := newRecording()
-	ctx := t.Context()
-	conn, err := New(Options{}).Connect(ctx, url, nil, r.to())
+// connectEcho connects to the demo's echo endpoint, recording into r.
+func connectEcho(t *testing.T, ctx context.Context, r *recording) *Conn {
+	t.Helper()
+	conn, err := New(Options{}).Connect(ctx, startDemo(t), nil, r.to())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conn
+}
+
+func TestEchoRoundTrips(t *testing.T) {
+	ctx, r := t.Context(), newRecording()
+	conn := connectEcho(t, ctx, r)
 	for i := range 5 {
 		if err := conn.SendJSON(ctx, map[string]int{"id": i}); err != nil {
 			t.Fatal(err)
@@ -91,17 +96,12 @@ func TestEchoRoundTrips(t *testing.T) {
 }
 
 func TestServerCloseCode(t *testing.T) {
-	url := startDemo(t)
-	r := newRecording()
-	ctx := t.Context()
-	conn, err := New(Options{}).Connect(ctx, url, nil, r.to())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, r := t.Context(), newRecording()
+	conn := connectEcho(t, ctx, r)
 	if err := conn.Send(ctx, []byte("close 4001 bye")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = conn.Await(ctx, Await{Record: true, Endpoint: r.rtt})
+	_, err := conn.Await(ctx, Await{Record: true, Endpoint: r.rtt})
 	if websocket.CloseStatus(err) != 4001 {
 		t.Fatalf("await after a server close: %v", err)
 	}
@@ -118,13 +118,8 @@ func TestServerCloseCode(t *testing.T) {
 }
 
 func TestAwaitTimeoutKeepsTheConnection(t *testing.T) {
-	url := startDemo(t)
-	r := newRecording()
-	ctx := t.Context()
-	conn, err := New(Options{}).Connect(ctx, url, nil, r.to())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, r := t.Context(), newRecording()
+	conn := connectEcho(t, ctx, r)
 	if _, err := conn.Await(ctx, Await{Timeout: 100 * time.Millisecond, Record: true, Endpoint: r.rtt}); !errors.Is(err, ErrAwaitTimeout) {
 		t.Fatalf("await with nothing sent: %v, want ErrAwaitTimeout", err)
 	}

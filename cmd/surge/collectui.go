@@ -60,52 +60,44 @@ func (p *collectPage) start(c *collect.Collector, stderr io.Writer) {
 	}()
 }
 
+// started returns the page's metrics and server, nil until it started.
+func (p *collectPage) started() (*livemetrics.Set, *live.Server) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.set, p.srv
+}
+
 // tick counts a runner's interval (collect.Config.OnTick).
 func (p *collectPage) tick(t *metrics.Tick) {
-	p.mu.Lock()
-	set := p.set
-	p.mu.Unlock()
-	if set != nil {
+	if set, _ := p.started(); set != nil {
 		set.Add(t)
 	}
 }
 
 // dropped counts the runners' dropped arrivals (collect.Config.OnDropped).
 func (p *collectPage) dropped(total map[string]int64) {
-	p.mu.Lock()
-	set := p.set
-	p.mu.Unlock()
-	if set != nil {
+	if set, _ := p.started(); set != nil {
 		set.AddDropped(total)
 	}
 }
 
 // watch shows the merged run so far (collect.Config.Watch).
 func (p *collectPage) watch(r *result.Result) {
-	p.mu.Lock()
-	srv := p.srv
-	p.mu.Unlock()
-	if srv != nil {
+	if _, srv := p.started(); srv != nil {
 		srv.Watch(r)
 	}
 }
 
 // finish shows the merged result, marked done.
 func (p *collectPage) finish(r *result.Result) {
-	p.mu.Lock()
-	srv := p.srv
-	p.mu.Unlock()
-	if srv != nil && r != nil {
+	if _, srv := p.started(); srv != nil && r != nil {
 		srv.Finish(r)
 	}
 }
 
 // close stops the page.
 func (p *collectPage) close() {
-	p.mu.Lock()
-	srv := p.srv
-	p.mu.Unlock()
-	if srv != nil {
+	if _, srv := p.started(); srv != nil {
 		srv.Close(2 * time.Second)
 	}
 }

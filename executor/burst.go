@@ -92,7 +92,7 @@ func (r *run) dispatchBursts(b Burst, pool *idlePool) (interrupted bool) {
 			return true
 		}
 		for k := r.seg.first(burst * b.Size); k < (burst+1)*b.Size; k += n {
-			if r.stopping() {
+			if r.stopAsked() {
 				return true
 			}
 			r.handOut(pool, sh, due)

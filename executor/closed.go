@@ -214,7 +214,7 @@ func (cr *closedRun) proceed(s *slot) (quit <-chan struct{}, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
-	case <-cr.halt:
+	case <-cr.stopped:
 		s.running = false
 		return nil, false
 	default:
@@ -272,16 +272,17 @@ func (cr *closedRun) loop(s *slot, due time.Time) {
 }
 
 // rest waits for timer, the end of a think time. It returns false, and the
-// goroutine must exit, if the run halts or the user stops meanwhile.
+// goroutine must exit, if new work stops or the user is stopped meanwhile.
 func (cr *closedRun) rest(s *slot, timer *time.Timer, quit <-chan struct{}) bool {
 	for {
 		select {
 		case <-timer.C:
 			return true
-		case <-cr.halt:
+		case <-cr.stopped:
 		case <-quit:
 		}
-		// Stopped, or halted: exit unless restarted in the meantime.
+		// New work stopped, or this user did: exit unless restarted in the
+		// meantime.
 		var ok bool
 		if quit, ok = cr.proceed(s); !ok {
 			return false

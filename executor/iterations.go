@@ -120,14 +120,14 @@ type iterRun struct {
 // new work has stopped.
 func (ir *iterRun) take() bool {
 	select {
-	case <-ir.halt:
+	case <-ir.stopped:
 		return false
 	default:
 	}
 	return ir.taken.Add(1) <= ir.share
 }
 
-// loop runs user v until no iteration is left or the run halts.
+// loop runs user v until no iteration is left or new work stops.
 func (ir *iterRun) loop(v int) {
 	defer ir.users.Done()
 	u := ir.env.NewUser(v)
@@ -160,7 +160,7 @@ func (ir *iterRun) loop(v int) {
 		}
 		select {
 		case <-timer.C:
-		case <-ir.halt:
+		case <-ir.stopped:
 			return
 		}
 	}

@@ -142,12 +142,14 @@ type run struct {
 	start  time.Time
 	ctx    context.Context // the iterations' context
 	cancel context.CancelCauseFunc
-	// haltWork ends the context that WhenStopping waits on.
-	haltWork context.CancelFunc
-	users    sync.WaitGroup // one per user goroutine
-	halt     chan struct{}  // closed when new work stops
-	done     chan struct{}  // closed when the run is over
-	timer    *time.Timer    // for the scheduling goroutine only
+	// stopped is closed when new work stops: at the planned end, on Stop
+	// or on Abort; signalStopped ends the context WhenStopped waits on at
+	// the same time.
+	stopped       chan struct{}
+	signalStopped context.CancelFunc
+	users         sync.WaitGroup // one per user goroutine
+	ended         chan struct{}  // closed when the run has ended (Outcome.Ended)
+	timer         *time.Timer    // for the scheduling goroutine only
 
 	pending    *Change // a change sleepUntil received; see Steerable
 	iterations atomic.Int64
@@ -163,13 +165,13 @@ func newRun(env Env) (*run, error) {
 		return nil, err
 	}
 	r := &run{
-		env:   env,
-		seg:   env.Segment,
-		rec:   env.Rec,
-		start: env.Start,
-		halt:  make(chan struct{}),
-		done:  make(chan struct{}),
-		timer: time.NewTimer(time.Hour),
+		env:     env,
+		seg:     env.Segment,
+		rec:     env.Rec,
+		start:   env.Start,
+		stopped: make(chan struct{}),
+		ended:   make(chan struct{}),
+		timer:   time.NewTimer(time.Hour),
 	}
 	r.timer.Stop()
 	if r.dropped = env.Dropped; r.dropped == nil {
@@ -182,15 +184,15 @@ func newRun(env Env) (*run, error) {
 		r.start = time.Now()
 	}
 	r.ctx, r.cancel = context.WithCancelCause(context.Background())
-	var stopping context.Context
-	stopping, r.haltWork = context.WithCancel(context.Background())
-	r.ctx = context.WithValue(r.ctx, stoppingKey{}, stopping)
+	var stopped context.Context
+	stopped, r.signalStopped = context.WithCancel(context.Background())
+	r.ctx = context.WithValue(r.ctx, stoppedKey{}, stopped)
 	if env.Abort != nil {
 		go func() {
 			select {
 			case <-env.Abort:
 				r.cancel(errclass.ErrInterrupted)
-			case <-r.done:
+			case <-r.ended:
 			}
 		}()
 	}
@@ -201,8 +203,8 @@ func newRun(env Env) (*run, error) {
 // at returns the absolute time of offset d into the plan.
 func (r *run) at(d time.Duration) time.Time { return r.start.Add(d) }
 
-// stopping reports whether Stop or Abort has been closed.
-func (r *run) stopping() bool {
+// stopAsked reports whether Stop or Abort has been closed.
+func (r *run) stopAsked() bool {
 	select {
 	case <-r.env.Stop:
 		return true
@@ -225,7 +227,7 @@ func (r *run) sleepUntil(t time.Time) bool {
 			return false
 		default:
 		}
-		return !r.stopping()
+		return !r.stopAsked()
 	}
 	r.timer.Reset(d)
 	select {
@@ -240,7 +242,7 @@ func (r *run) sleepUntil(t time.Time) bool {
 	return false
 }
 
-// stop stops new work: it records when, and closes halt. planned is the
+// stop stops new work: it records when, and closes stopped. planned is the
 // plan's length; a plan that ran to its end stopped at it.
 func (r *run) stop(interrupted bool, planned time.Duration) {
 	r.out.Stopped = time.Now()
@@ -250,8 +252,8 @@ func (r *run) stop(interrupted bool, planned time.Duration) {
 		r.out.Stopped = r.at(planned)
 	}
 	r.out.Interrupted = interrupted
-	close(r.halt)
-	r.haltWork()
+	close(r.stopped)
+	r.signalStopped()
 }
 
 // wait gives the users grace to finish, then cancels their context with
@@ -271,7 +273,7 @@ func (r *run) wait(grace time.Duration) Outcome {
 	}
 	t.Stop()
 	r.cancel(errclass.ErrInterrupted) // nothing uses it now; release it
-	close(r.done)
+	close(r.ended)
 	r.out.Ended = time.Now()
 	r.out.Iterations = r.iterations.Load()
 	r.out.Dropped = r.dropped.Load()

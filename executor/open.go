@@ -119,7 +119,7 @@ func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
 			}
 			continue
 		}
-		if r.stopping() {
+		if r.stopAsked() {
 			return true
 		}
 		r.handOut(pool, sh, due)

@@ -33,9 +33,9 @@ func TestPause(t *testing.T) {
 	})
 }
 
-// TestWhenStopping checks that work waiting for the end of the run hears of
+// TestWhenStopped checks that work waiting for the end of the run hears of
 // it when new work stops, not after the grace period.
-func TestWhenStopping(t *testing.T) {
+func TestWhenStopped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var j journal
 		heard := make(chan time.Duration, 10)
@@ -43,7 +43,7 @@ func TestWhenStopping(t *testing.T) {
 		e := env(nil)
 		e.NewUser = j.users(func(ctx context.Context, it Iteration) {
 			done := make(chan struct{})
-			stop := WhenStopping(ctx, func() { close(done) })
+			stop := WhenStopped(ctx, func() { close(done) })
 			defer stop()
 			select {
 			case <-done:
@@ -62,8 +62,8 @@ func TestWhenStopping(t *testing.T) {
 		if len(heard) != 2 || out.Interrupted {
 			t.Errorf("%d of 2 users heard the stop; outcome %+v", len(heard), out)
 		}
-		if stop := WhenStopping(context.Background(), func() {}); stop() {
-			t.Error("WhenStopping outside an iteration arranged something")
+		if stop := WhenStopped(context.Background(), func() {}); stop() {
+			t.Error("WhenStopped outside an iteration arranged something")
 		}
 	})
 }

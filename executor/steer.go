@@ -159,7 +159,7 @@ func (r *run) arriveAt(pool *idlePool, rate float64, end time.Time) bool {
 		if time.Now().Before(due) && !r.sleepUntil(due) {
 			return false
 		}
-		if r.stopping() {
+		if r.stopAsked() {
 			return false
 		}
 		r.handOut(pool, sh, due)

@@ -164,7 +164,7 @@ func (u *vuser) sse(ctx context.Context, s *step) bool {
 	// it ends as planned, rather than waiting out the grace period and
 	// being interrupted.
 	sctx, cancel := context.WithCancelCause(ctx)
-	stop := executor.WhenStopping(ctx, func() { cancel(sse.ErrPlanEnded) })
+	stop := executor.WhenStopped(ctx, func() { cancel(sse.ErrPlanEnded) })
 	res := u.p.streams.sse.Subscribe(sctx, r, sse.Recording{Shard: u.shard, Endpoint: u.ids[s.req.ep], Intended: u.intended})
 	stop()
 	cancel(nil)

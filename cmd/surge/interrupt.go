@@ -15,29 +15,29 @@ import (
 )
 
 // interruptible returns the options and context of a run that Ctrl-C,
-// SIGTERM and SIGHUP (a closed terminal or SSH session) stop: the first signal cancels ctx, the gentle stop that lets
-// requests in flight finish within the grace period; the second closes
-// opts.Abort, which cancels them at once. Unless quiet, opts shows live
+// SIGTERM and SIGHUP (a closed terminal or SSH session) stop: the first
+// signal cancels ctx, a Stop that lets requests in flight finish within the
+// grace period; the second closes opts.Abort, which cancels them at once. Unless quiet, opts shows live
 // progress on stderr. release stops listening for the signals.
 func interruptible(stderr io.Writer, quiet bool) (ctx context.Context, opts surge.Options, release func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	abort := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	done := make(chan struct{})
+	released := make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case sig := <-sigs:
 			fmt.Fprintf(stderr, "\nsurge: %v: stopping; requests in flight may finish within the grace period (again to abort now)\n", sig)
 			cancel(fmt.Errorf("interrupted by %v", sig))
-		case <-done:
+		case <-released:
 			return
 		}
 		select {
 		case <-sigs:
 			fmt.Fprintln(stderr, "surge: aborting requests in flight")
 			close(abort)
-		case <-done:
+		case <-released:
 		}
 	}()
 	opts = surge.Options{Abort: abort}
@@ -50,7 +50,7 @@ func interruptible(stderr io.Writer, quiet bool) (ctx context.Context, opts surg
 	}
 	return ctx, opts, func() {
 		signal.Stop(sigs)
-		close(done)
+		close(released)
 		cancel(nil)
 	}
 }

@@ -2,21 +2,21 @@ package executor
 
 import "context"
 
-// stoppingKey carries, in an iteration's context, a context that is done
+// stoppedKey carries, in an iteration's context, a context that is done
 // once the load model stops starting new work.
-type stoppingKey struct{}
+type stoppedKey struct{}
 
-// WhenStopping arranges for f to run, in its own goroutine, once the load
+// WhenStopped arranges for f to run, in its own goroutine, once the load
 // model running the iteration of ctx stops starting new work: at the end of
-// its stages, or on Stop. Work with no end of its own, such as a stream held
+// its stages, or on Stop or Abort. Work with no end of its own, such as a stream held
 // open "until the run ends", ends then, as planned, instead of waiting for
 // the grace period and being interrupted. It costs no goroutine while it
 // waits. The returned stop cancels the arrangement, as context.AfterFunc's
 // does; outside an iteration it does nothing.
-func WhenStopping(ctx context.Context, f func()) (stop func() bool) {
-	stopping, ok := ctx.Value(stoppingKey{}).(context.Context)
+func WhenStopped(ctx context.Context, f func()) (stop func() bool) {
+	stopped, ok := ctx.Value(stoppedKey{}).(context.Context)
 	if !ok {
 		return func() bool { return false }
 	}
-	return context.AfterFunc(stopping, f)
+	return context.AfterFunc(stopped, f)
 }

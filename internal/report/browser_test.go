@@ -308,6 +308,18 @@ func checkEndpointPick(t *testing.T, tab context.Context) {
 			t.Errorf("%s: ok/s at 42–43 s %v, %v", l, v[42], v[43])
 		}
 	}
+	// Its dip is shaded and named in the chart's key; unticked, it is not.
+	keyOf := func(chart string) int {
+		t.Helper()
+		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`[...document.querySelectorAll('figure[data-chart="`+chart+`"] .chart-key li')].filter(li => li.textContent.startsWith(`+strconv.Quote(folders+": throughput dip at 42s")+`)).length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := keyOf("endpoint-throughput"); n != 1 {
+		t.Errorf("the throughput chart by endpoint names %s's dip %d times, want 1", folders, n)
+	}
 	untick := `[...document.querySelectorAll("fieldset.endpoint-pick label")].find(l => l.dataset.endpoint === ` + strconv.Quote(folders) + `).querySelector("input").click()`
 	click(untick)
 	after := get("endpoint-throughput")
@@ -316,6 +328,9 @@ func checkEndpointPick(t *testing.T, tab context.Context) {
 	}
 	if after.Pixels*5 > before.Pixels {
 		t.Errorf("after unticking %s, %d pixels of its colour remain (%d before)", folders, after.Pixels, before.Pixels)
+	}
+	if n := keyOf("endpoint-throughput"); n != 0 {
+		t.Errorf("unticked, %s's dip is still named on the chart", folders)
 	}
 	for _, chart := range []string{"endpoint-failures", "endpoint-latency"} {
 		if l := get(chart).Labels; len(l) != 2 || slices.Contains(l, folders) {

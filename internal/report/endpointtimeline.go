@@ -21,7 +21,10 @@ type EndpointTimeline struct {
 	Requests int64 `json:"requests"`
 	// Events counts the endpoint's own dips and spikes
 	// (analysis.EndpointExcursions): the page draws those endpoints first.
-	Events int    `json:"events,omitempty"`
+	Events int `json:"events,omitempty"`
+	// Bands shade those dips (on the chart of successes) and spikes (on
+	// the latency chart) while the endpoint is drawn.
+	Bands  []Band `json:"bands,omitempty"`
 	OK     Values `json:"ok_s"`
 	Failed Values `json:"failed_s"`
 	P50    Values `json:"p50_ms"`
@@ -73,9 +76,19 @@ func newEndpointTimelines(r *result.Result, pts []*result.Point) *endpointTimeli
 		}
 	}
 	for _, ev := range analysis.EndpointExcursions(r) {
-		if i, ok := e.index[ev.Endpoint]; ok {
-			e.rows[i].Events++
+		i, ok := e.index[ev.Endpoint]
+		if !ok {
+			continue
 		}
+		row := &e.rows[i]
+		row.Events++
+		chart := "endpoint-throughput"
+		if ev.Series == result.Latency {
+			chart = "endpoint-latency"
+		}
+		row.Bands = append(row.Bands, Band{Kind: "endpoint", From: Number(ev.AtS), To: Number(ev.AtS + ev.LastedS),
+			Label: ev.Kind, Chart: chart,
+			Text: fmt.Sprintf("%s: %s %s at %s for %.0f s", ev.Endpoint, ev.Series, ev.Kind, Clock(ev.AtS), ev.LastedS)})
 	}
 	n := len(e.rows)
 	e.reqs, e.fails = make([]int64, n), make([]int64, n)

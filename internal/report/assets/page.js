@@ -22,7 +22,8 @@
   var BAND = {
     warmup: { fill: "rgba(110,110,110,0.11)", text: "#5b6475" },
     untrustworthy: { fill: "rgba(230,140,0,0.13)", hatch: "rgba(200,110,0,0.35)", text: "#8a5a00" },
-    collapse: { fill: "rgba(214,40,57,0.10)", text: "#b3261e" }
+    collapse: { fill: "rgba(214,40,57,0.10)", text: "#b3261e" },
+    endpoint: { fill: "rgba(106,61,154,0.12)", text: "#4b2a6e" }
   };
   var MARK = { change: "#6a3d9a", peak: "#1e7f5c", collapse: "#d62839", recovered: "#54a24b", max: "#1e7f5c", failed: "#d62839" };
   var END_COLOURS = { held: "#54a24b", server_closed: "#f58518", reset: "#9d755d", timeout: "#b279a2",
@@ -701,7 +702,14 @@
         holder.appendChild(el("p", { class: "note" }, "Pick endpoints to draw from the list."));
       } else {
         var lines = function (get) { return list.map(function (r) { return { label: r.name, values: get(r), color: colour[r.name] }; }); };
-        var spec = function (o) { o.x = ch.t; o.bands = ch.bands; o.marks = ch.marks; return chart(holder, o); };
+        // The picked endpoints' own dips and spikes shade their charts.
+        var own = [];
+        list.forEach(function (r) { own = own.concat(r.bands || []); });
+        var spec = function (o) {
+          o.x = ch.t; o.bands = ch.bands.concat(own); o.marks = ch.marks;
+          o.keyItems = keyItems(own.filter(function (b) { return b.chart === o.key; }).map(function (b) { return { kind: b.kind, text: b.text }; }), []);
+          return chart(holder, o);
+        };
         spec({ key: "endpoint-throughput", title: "Throughput by endpoint: ok requests per second", yLabel: "ok per second", unit: "req/s",
           series: lines(function (r) { return r.ok_s; }) });
         spec({ key: "endpoint-failures", title: "Failures by endpoint: failed requests per second", yLabel: "failed per second", unit: "req/s",

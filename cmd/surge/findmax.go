@@ -257,10 +257,11 @@ func (f *findMaxFlags) builder(req surge.Request, model search.Model, changed fu
 	}
 	var think func(*rand.Rand) time.Duration
 	if f.think != "" {
-		var err error
-		if think, err = parseThink(f.think); err != nil {
+		p, err := parseThink(f.think)
+		if err != nil {
 			return nil, err
 		}
+		think = p.Draw
 	}
 	grace := f.grace
 	return func(level float64, d time.Duration) (*surge.Plan, error) {

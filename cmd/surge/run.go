@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -237,7 +236,7 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Think = think
+		c.Think = think.Draw
 	}
 	if err := c.Validate(); err != nil {
 		return nil, modelError(err)
@@ -246,13 +245,13 @@ func buildLoad(f *runFlags, changed func(string) bool) (executor.Load, error) {
 }
 
 // parseThink parses --think: a duration (1s) or a range (1s..3s), as a
-// scenario file's think (scenario.ParsePause).
-func parseThink(s string) (func(*rand.Rand) time.Duration, error) {
+// scenario file's think (scenario.ParsePause, the one parser of pauses).
+func parseThink(s string) (scenario.Pause, error) {
 	p, err := scenario.ParsePause(s)
 	if err != nil {
-		return nil, fmt.Errorf("--think: %w", err)
+		return p, fmt.Errorf("--think: %w", err)
 	}
-	return p.Draw, nil
+	return p, nil
 }
 
 // modelError returns err, a load model's problem, as the error of a flag:

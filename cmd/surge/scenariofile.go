@@ -71,9 +71,9 @@ func buildFilePlan(file *yamlfile.File, f *runFlags, ff *fileFlags, changed func
 		opts.Duration = f.duration
 	}
 	if changed("think") {
-		p, err := scenario.ParsePause(f.think)
+		p, err := parseThink(f.think)
 		if err != nil {
-			return nil, fmt.Errorf("--think: %w", err)
+			return nil, err
 		}
 		opts.Think = &p
 	}

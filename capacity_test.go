@@ -9,6 +9,7 @@ import (
 
 	"github.com/surge-load/surge/demo"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/internal/servertest"
 )
 
 // serverCounts is what the server saw of a run, counted in front of it: the
@@ -23,12 +24,12 @@ type serverCounts struct {
 func (c *serverCounts) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		sw := &servertest.StatusWriter{ResponseWriter: w}
 		h.ServeHTTP(sw, r)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.statuses[sw.code]++
-		if sw.code == http.StatusOK {
+		c.statuses[sw.Status()]++
+		if sw.Status() == http.StatusOK {
 			c.okTime += time.Since(start)
 		}
 	})
@@ -41,16 +42,6 @@ func (c *serverCounts) take() (map[int]int64, time.Duration) {
 	s, d := c.statuses, c.okTime
 	c.statuses, c.okTime = map[int]int64{}, 0
 	return s, d
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	code int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.code = code
-	w.ResponseWriter.WriteHeader(code)
 }
 
 // TestDemoCapacityIsWhereTheKnobSays sets the demo service's in-flight limit

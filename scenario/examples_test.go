@@ -17,6 +17,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/demo"
+	"github.com/surge-load/surge/internal/servertest"
 	"github.com/surge-load/surge/result"
 	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/scenario/yamlfile"
@@ -173,9 +174,9 @@ func TestExampleFoldersTest1(t *testing.T) {
 					early.Add(1)
 				}
 			}
-			rec := &statusRecorder{ResponseWriter: w}
+			rec := &servertest.StatusWriter{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			if r.Method == http.MethodPost && r.URL.Path == "/api/v1/folders" && rec.status == http.StatusCreated {
+			if r.Method == http.MethodPost && r.URL.Path == "/api/v1/folders" && rec.Status() == http.StatusCreated {
 				created.Add(1)
 			}
 		})
@@ -191,16 +192,6 @@ func TestExampleFoldersTest1(t *testing.T) {
 	if n := len(res.Endpoints); n != 4 {
 		t.Errorf("%d statistics rows, want the setup's and 3 tasks'", n)
 	}
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
 }
 
 // Test 2 of field report 1: list:move = 8:2 on a seeded tree of 8,000.

@@ -3,6 +3,7 @@ package servertest
 import (
 	"bytes"
 	"net"
+	"net/http"
 	"sync"
 	"testing"
 )
@@ -124,4 +125,28 @@ func listen(t testing.TB) net.Listener {
 		t.Fatal(err)
 	}
 	return ln
+}
+
+// A StatusWriter is an http.ResponseWriter that keeps the status code of
+// the response.
+type StatusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+// WriteHeader records code and writes it.
+func (w *StatusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Status returns the status code written: http.StatusOK if the handler
+// wrote none, as net/http then sends.
+func (w *StatusWriter) Status() int {
+	if w.code == 0 {
+		return http.StatusOK
+	}
+	return w.code
 }

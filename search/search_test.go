@@ -169,22 +169,38 @@ func TestFindsCapacityAndLatencyObjective(t *testing.T) {
 // queue: throughput stops growing once the users fill the demo's 8 slots,
 // while latency grows, a plateau whose Little's-law concurrency is the
 // users in the system. What a busy machine cannot move is asserted: fewer
-// users than slots never queue, so the plateau is found above 8 users and
-// the maximum is at least 8; the slots bound the throughput (80/s at most);
-// the users bound Little's-law concurrency. A starved machine
-// lowers the throughput at every level alike, not where it stops growing.
+// users than slots never queue, so the maximum is at least 8; twice the
+// slots cannot add throughput, so the step at 16 users is a plateau and the
+// search fails no higher; the slots bound the throughput (80/s at most);
+// the users bound Little's-law concurrency. A starved machine lowers the
+// throughput at every level alike, not where it stops growing; it may make
+// a narrowing step between 8 and 16 users break the latency objective
+// first, which then names the failure.
 func TestFindsPlateauInClosedModel(t *testing.T) {
 	cfg := shortSearch(search.Users, singleURL(startDemo(t, 1000), search.Users), 1)
 	c := run(t, cfg)
 	v := c.Verdict
-	if v.Reason != result.ReasonPlateau || !v.Conclusive {
-		t.Fatalf("verdict %q (conclusive %v); want plateau, conclusive", v.Reason, v.Conclusive)
+	if !v.Conclusive || (v.Reason != result.ReasonPlateau && v.Reason != result.ReasonLatency) {
+		t.Fatalf("verdict %q (conclusive %v); want plateau (or latency, between 8 and 16 users), conclusive", v.Reason, v.Conclusive)
 	}
-	if v.MaxLevel < inFlight || v.FailedLevel <= inFlight {
-		t.Errorf("maximum %g users, plateau at %g users; want the plateau above the %d slots and the maximum at %d or more", v.MaxLevel, v.FailedLevel, inFlight, inFlight)
+	plateauAt := 0.0
+	for _, st := range c.Steps {
+		if st.Phase == "step" && st.Reason == result.ReasonPlateau {
+			plateauAt = st.Level
+			break
+		}
+	}
+	if plateauAt != 2*inFlight {
+		t.Errorf("the steps up found a plateau at %g users; want it at %d, twice the slots", plateauAt, 2*inFlight)
+	}
+	if v.MaxLevel < inFlight || v.FailedLevel > 2*inFlight {
+		t.Errorf("maximum %g users, failed at %g users; want the maximum at %d or more and the failure at %d or fewer", v.MaxLevel, v.FailedLevel, inFlight, 2*inFlight)
 	}
 	if v.MaxRPS > 1.1*capacity {
 		t.Errorf("maximum %g users giving %.1f rps, more than the %d slots of %v allow (%g rps)", v.MaxLevel, v.MaxRPS, inFlight, service, capacity)
+	}
+	if v.Reason != result.ReasonPlateau {
+		return
 	}
 	// In the closed model at most every user is in the system: L is the
 	// users less the time each spends between its requests, which a busy

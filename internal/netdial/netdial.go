@@ -72,6 +72,12 @@ func New(o Options) *Dialer {
 	return d
 }
 
+// HTTP1 returns a Dialer for a client that speaks HTTP/1.1 only (server-sent
+// events, WebSocket): its TLS handshakes offer http/1.1 alone.
+func HTTP1(resolver *net.Resolver, localAddrs []net.IP, insecureTLS bool) *Dialer {
+	return New(Options{Resolver: resolver, LocalAddrs: localAddrs, InsecureTLS: insecureTLS, NextProtos: []string{"http/1.1"}})
+}
+
 // Timing is how long the steps of a dial took; a step that did not happen
 // (no lookup for an IP address, no TLS for plain TCP) is zero.
 type Timing struct {

@@ -32,12 +32,7 @@ func New(opts Options) *Client {
 	opts = opts.withDefaults()
 	c := &Client{
 		opts: opts,
-		dial: netdial.New(netdial.Options{
-			Resolver:    opts.Resolver,
-			LocalAddrs:  opts.LocalAddrs,
-			InsecureTLS: opts.InsecureTLS,
-			NextProtos:  []string{"http/1.1"},
-		}),
+		dial: netdial.HTTP1(opts.Resolver, opts.LocalAddrs, opts.InsecureTLS),
 	}
 	c.pool.New = func() any {
 		return &stream{c: c, buf: make([]byte, opts.BufferBytes), p: Parser{MaxBytes: opts.MaxEventBytes}}

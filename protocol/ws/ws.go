@@ -62,12 +62,7 @@ func New(opts Options) *Client {
 	}
 	c := &Client{
 		opts: opts,
-		dial: netdial.New(netdial.Options{
-			Resolver:    opts.Resolver,
-			LocalAddrs:  opts.LocalAddrs,
-			InsecureTLS: opts.InsecureTLS,
-			NextProtos:  []string{"http/1.1"},
-		}),
+		dial: netdial.HTTP1(opts.Resolver, opts.LocalAddrs, opts.InsecureTLS),
 	}
 	dial := func(secure bool) func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return func(ctx context.Context, network, addr string) (net.Conn, error) {

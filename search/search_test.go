@@ -170,7 +170,8 @@ func TestFindsCapacityAndLatencyObjective(t *testing.T) {
 // while latency grows, a plateau whose Little's-law concurrency is the
 // users in the system. What a busy machine cannot move is asserted: fewer
 // users than slots never queue, so the maximum is at least 8; twice the
-// slots cannot add throughput, so the step at 16 users is a plateau and the
+// slots cannot add throughput, so the step up at 16 users is a plateau
+// (or, on a starved machine, breaks the latency objective first) and the
 // search fails no higher; the slots bound the throughput (80/s at most);
 // the users bound Little's-law concurrency. A starved machine lowers the
 // throughput at every level alike, not where it stops growing; it may make
@@ -183,15 +184,15 @@ func TestFindsPlateauInClosedModel(t *testing.T) {
 	if !v.Conclusive || (v.Reason != result.ReasonPlateau && v.Reason != result.ReasonLatency) {
 		t.Fatalf("verdict %q (conclusive %v); want plateau (or latency, between 8 and 16 users), conclusive", v.Reason, v.Conclusive)
 	}
-	plateauAt := 0.0
+	var firstFailed result.CapacityStep
 	for _, st := range c.Steps {
-		if st.Phase == "step" && st.Reason == result.ReasonPlateau {
-			plateauAt = st.Level
+		if st.Phase == "step" && !st.OK {
+			firstFailed = st
 			break
 		}
 	}
-	if plateauAt != 2*inFlight {
-		t.Errorf("the steps up found a plateau at %g users; want it at %d, twice the slots", plateauAt, 2*inFlight)
+	if firstFailed.Level != 2*inFlight || (firstFailed.Reason != result.ReasonPlateau && firstFailed.Reason != result.ReasonLatency) {
+		t.Errorf("the steps up first failed at %g users (%s); want a plateau (or latency) at %d, twice the slots", firstFailed.Level, firstFailed.Detail, 2*inFlight)
 	}
 	if v.MaxLevel < inFlight || v.FailedLevel > 2*inFlight {
 		t.Errorf("maximum %g users, failed at %g users; want the maximum at %d or more and the failure at %d or fewer", v.MaxLevel, v.FailedLevel, inFlight, 2*inFlight)

@@ -15,14 +15,14 @@ import (
 
 // After a server dies, instant connection refusals inflate the throughput
 // of all operations and pull their latency down. A closed model of 5 users
-// against a server that answers in 20 ms, then dies 1.5 s into a 6 s run
+// against a server that answers in 20 ms, then dies 1.5 s into an 8 s run
 // (long enough for the live run's noise to be known): the successes'
 // throughput and latency, the peak and the time to zero are reported
 // beside the totals, and compare ranks the dead run worse on its time to
 // zero and on its successes' throughput, though its total rps rose.
 func TestSuccessesAfterACollapse(t *testing.T) {
 	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { time.Sleep(20 * time.Millisecond) })
-	load := executor.Closed{Start: 5, Stages: []executor.Stage{{Duration: 6 * time.Second, Target: 5}}, Grace: 2 * time.Second}
+	load := executor.Closed{Start: 5, Stages: []executor.Stage{{Duration: 8 * time.Second, Target: 5}}, Grace: 2 * time.Second}
 
 	alive := httptest.NewServer(handler)
 	defer alive.Close()

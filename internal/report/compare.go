@@ -295,7 +295,7 @@ func (c *Comparison) runRow(m RunMetric) Row {
 		for _, run := range c.Runs[i].members() {
 			if v := m.value(run.Result); !math.IsNaN(v) {
 				vals = append(vals, v)
-				ses = append(ses, m.stderr(run.Result))
+				ses = append(ses, m.stderr(run.Result, &run.Noise))
 			}
 		}
 		v, se, _ := sideValue(vals, ses)

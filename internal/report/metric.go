@@ -106,8 +106,9 @@ type RunMetric struct {
 	HigherIsBetter bool
 	value          func(*result.Result) float64
 	format         func(float64) string
-	// stderr is the standard error of the value.
-	stderr func(*result.Result) float64
+	// stderr is the standard error of the value, for a run whose noise
+	// is n.
+	stderr func(r *result.Result, n *Noise) float64
 }
 
 // RunMetrics are the run's successful peak, when it collapsed and when its
@@ -119,8 +120,7 @@ var RunMetrics = []RunMetric{
 		format: func(v float64) string { return fmt.Sprintf("%.1f", v) },
 		// One second's value: the noise of a second's successful rps
 		// (before a collapse, if the run collapsed).
-		stderr: func(r *result.Result) float64 {
-			n := NoiseOf(r)
+		stderr: func(_ *result.Result, n *Noise) float64 {
 			if !n.Known() {
 				return math.Inf(1)
 			}
@@ -142,7 +142,7 @@ var RunMetrics = []RunMetric{
 func wholeSeconds(v float64) string { return fmt.Sprintf("%.0fs", v) }
 
 // oneSecond is the standard error of a time read off a per-second series.
-func oneSecond(*result.Result) float64 { return 1 }
+func oneSecond(*result.Result, *Noise) float64 { return 1 }
 
 // metricByKey returns the metric named key.
 func metricByKey(key string) (Metric, bool) {

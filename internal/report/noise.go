@@ -120,15 +120,21 @@ func NoiseOf(r *result.Result) Noise {
 	return n
 }
 
+// secondResolution is the standard error, in seconds, of a time read off
+// a series of one-second intervals: √(1/12), that of a uniform spread over
+// one second.
+var secondResolution = math.Sqrt(1.0 / 12)
+
 // collapsedThroughput sets the noise of the successes' throughput (ok_rps)
 // of r, whose steady intervals are pts, and of one second of it. A healthy
 // run's comes from its seconds like every mean's. Once a server dies, its
 // seconds swing from the peak to nothing, and that swing is the effect, not
 // noise: a run whose successful throughput collapsed or fell to zero for
 // good takes its noise from the seconds before that, and from when it
-// happened. Read off a per-second series, that time is known to about a
-// second, which moves the run's mean by one second's throughput (the peak)
-// over the run's seconds; the seconds before add σ√m/n for m of the n
+// happened. Read off a per-second series, that time is known to
+// secondResolution, which moves the run's mean by as much of one second's
+// throughput (the peak) over the run's seconds; the seconds before add
+// σ√m/n for m of the n
 // seconds, σ from their successive differences, or √peak (counts of
 // independent successes) with fewer than MinNoiseIntervals of them.
 func collapsedThroughput(r *result.Result, pts []*result.Point, n *Noise) {
@@ -164,7 +170,7 @@ func collapsedThroughput(r *result.Result, pts []*result.Point, n *Noise) {
 	}
 	n.OKSecondSigma = Number(sigma)
 	m, all := float64(len(before)), float64(len(xs))
-	se := math.Hypot(sigma*math.Sqrt(m)/all, t.PeakOKRPS/all)
+	se := math.Hypot(sigma*math.Sqrt(m)/all, t.PeakOKRPS*secondResolution/all)
 	n.Rel["ok_rps"] = Number(se / r.Totals.OKRPS)
 }
 

@@ -390,22 +390,42 @@ func (conn *Conn) await(ctx context.Context, a Await) ([]byte, errclass.Class, e
 	var deadline time.Time
 	if a.Timeout > 0 {
 		deadline = time.Now().Add(a.Timeout)
+	}
+	match := a.Match
+	if match == nil {
+		match = anyMessage
+	}
+	timedOut, err := conn.readUntil(ctx, deadline, match)
+	switch {
+	case err == nil:
+		return conn.buf, errclass.None, nil
+	case timedOut:
+		return nil, errclass.Timeout, fmt.Errorf("awaiting a message: %w after %v", ErrAwaitTimeout, a.Timeout)
+	}
+	err = conn.fail(ctx, fmt.Errorf("awaiting a message: %w", err))
+	return nil, conn.endClass, err
+}
+
+func anyMessage([]byte) bool { return true }
+func noMessage([]byte) bool  { return false }
+
+// readUntil receives messages, counting them, until match accepts one
+// (left in conn.buf) or a read fails; timedOut says the failure is the
+// deadline passing (zero: none), with ctx still live.
+func (conn *Conn) readUntil(ctx context.Context, deadline time.Time, match func([]byte) bool) (timedOut bool, err error) {
+	if !deadline.IsZero() {
 		_ = conn.nc.SetReadDeadline(deadline)
 		defer conn.nc.SetReadDeadline(time.Time{})
 	}
 	for {
 		err := conn.read(ctx)
-		switch {
-		case err == nil:
-			if a.Match == nil || a.Match(conn.buf) {
-				return conn.buf, errclass.None, nil
+		if err == nil {
+			if match(conn.buf) {
+				return false, nil
 			}
 			continue
-		case !deadline.IsZero() && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil:
-			return nil, errclass.Timeout, fmt.Errorf("awaiting a message: %w after %v", ErrAwaitTimeout, a.Timeout)
 		}
-		err = conn.fail(ctx, fmt.Errorf("awaiting a message: %w", err))
-		return nil, conn.endClass, err
+		return !deadline.IsZero() && errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil && !time.Now().Before(deadline), err
 	}
 }
 
@@ -415,19 +435,10 @@ func (conn *Conn) Hold(ctx context.Context, d time.Duration) error {
 	if conn.ended {
 		return conn.closedError()
 	}
-	deadline := time.Now().Add(d)
-	_ = conn.nc.SetReadDeadline(deadline)
-	defer conn.nc.SetReadDeadline(time.Time{})
-	for {
-		err := conn.read(ctx)
-		switch {
-		case err == nil:
-			continue
-		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() == nil && !time.Now().Before(deadline):
-			return nil
-		}
+	if timedOut, err := conn.readUntil(ctx, time.Now().Add(d), noMessage); !timedOut {
 		return conn.fail(ctx, fmt.Errorf("holding: %w", err))
 	}
+	return nil
 }
 
 // Close closes the connection with code and reason and records its end:

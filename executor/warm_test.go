@@ -109,3 +109,36 @@ func TestOpenBusyCollector(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenStallNeedsNoNewConnections: a dispatcher that falls behind by
+// less than warmWindow (here it starts 15 ms late) hands the arrivals
+// already due to warm users only, so catching up opens no connection
+// (a user's first, which costs about three requests' CPU, would make the
+// stall longer).
+func TestOpenStallNeedsNoNewConnections(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			mu     sync.Mutex
+			warmed = map[int]time.Time{}
+			order  []int
+		)
+		o := Open{StartRate: 10000, Stages: []Stage{{Duration: 100 * time.Millisecond, Target: 10000}}, MaxUsers: 1000}
+		e := Env{NewUser: func(id int) User { return &warmUser{id: id, mu: &mu, warmed: warmed, first: &order} }, Rec: metrics.NewRecorder(0)}
+		e.Start = time.Now().Add(-15 * time.Millisecond)
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Dropped != 0 || out.Iterations != 1000 {
+			t.Fatalf("%d iterations, %d dropped; want 1000, 0", out.Iterations, out.Dropped)
+		}
+		if len(warmed) != o.warmUsers(Segment{}) || len(warmed) <= 150 {
+			t.Fatalf("%d users warmed, want %d, more than the 150 arrivals due at the start", len(warmed), o.warmUsers(Segment{}))
+		}
+		for i, id := range order {
+			if _, ok := warmed[id]; !ok {
+				t.Fatalf("arrival %d went to user %d, which was not warmed", i, id)
+			}
+		}
+	})
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -139,6 +140,11 @@ func compareSides(args []string, dash int) ([][]string, error) {
 	}
 	sides := [][]string{args[:dash:dash]}
 	for _, a := range args[dash:] {
+		if strings.HasPrefix(a, "-") && a != "--" {
+			if _, err := os.Stat(a); err != nil {
+				return nil, invalid("compare: %s after --: everything after -- is a result file; give options before it, as in surge compare --md a1.json a2.json -- b1.json b2.json", a)
+			}
+		}
 		if a == "--" {
 			sides = append(sides, nil)
 			continue

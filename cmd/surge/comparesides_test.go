@@ -57,6 +57,10 @@ func TestCompareSidesOfSeveralRuns(t *testing.T) {
 	if _, stderr, code := runSurge(t, "compare", p("fast-1"), p("fast-2"), "--"); code != exitInvalid || !strings.Contains(stderr, "side 2 of -- has no result files") {
 		t.Errorf("a side without files: exit %d, %q; want exit %d naming the side", code, stderr, exitInvalid)
 	}
+	// Options after -- would be read as files: say where they go.
+	if _, stderr, code := runSurge(t, "compare", p("fast-1"), "--", p("slow-1"), "--md"); code != exitInvalid || !strings.Contains(stderr, "give options before it") {
+		t.Errorf("an option after --: exit %d, %q; want exit %d saying options go before --", code, stderr, exitInvalid)
+	}
 	// Without --, more than two files are still a sequence of runs.
 	if stdout, _, code := runSurge(t, "compare", p("fast-1"), p("fast-2"), p("slow-1")); code != exitOK || !strings.Contains(stdout, "3 runs") {
 		t.Errorf("a sequence of three: exit %d:\n%s", code, stdout)

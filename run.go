@@ -25,9 +25,10 @@ var Version = "0.1.0-dev"
 
 // Options control a run from outside the plan.
 type Options struct {
-	// Abort, once closed, cancels operations in flight at once. Cancelling
-	// Run's context is the gentle stop: no new work, in-flight work gets
-	// the grace period.
+	// Abort, once closed, aborts the run: operations in flight are
+	// cancelled at once. Cancelling Run's context is a Stop: no new work,
+	// and work in flight gets the grace period (docs/architecture.md,
+	// "Stopping").
 	Abort <-chan struct{}
 	// Progress, if not nil, receives the run's live figures once a second
 	// while the load runs, and Done when it has ended.
@@ -100,8 +101,8 @@ type Coordinator interface {
 const defaultCheckpointEvery = 10 * time.Second
 
 // Run carries out the plan and returns its result, with thresholds judged.
-// A run stopped early by ctx or Abort still returns everything it measured,
-// with Run.Interrupted set. The error is non-nil only if the run could not
+// A run that a Stop (ctx) or Abort cut short still returns everything it
+// measured, with Run.Interrupted set. The error is non-nil only if the run could not
 // happen at all.
 func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 	if err := p.Validate(); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/executor"
+	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/search"
 )
 
@@ -34,4 +35,24 @@ func ExampleRun() {
 	}
 	v := res.Capacity.Verdict
 	fmt.Printf("%s: at most %g/s (%.0f rps)\n", v.Reason, v.MaxLevel, v.MaxRPS)
+}
+
+// The levels of a search from a scenario file's search section and the
+// command line: a flag wins over the file, the file over the defaults.
+func ExampleConfigFrom() {
+	file := &scenario.Search{Model: "rate", Start: 50, Factor: 1.5, Step: 30 * time.Second}
+	max, warmup := "400/s", 5*time.Second // --max 400/s --warmup 5s
+	cfg, err := search.ConfigFrom(file, search.Overrides{Max: &max, Warmup: &warmup})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(cfg.Model, cfg.Start, cfg.Factor, cfg.Max, cfg.Step, cfg.Warmup, cfg.Budget)
+
+	// A problem of a flag names the flag.
+	bad := "20"
+	_, err = search.ConfigFrom(file, search.Overrides{Max: &bad})
+	fmt.Println(err)
+	// Output:
+	// rate 50 1.5 400 30s 5s 5m0s
+	// --max 20 is below the first level 50
 }

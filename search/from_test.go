@@ -134,3 +134,18 @@ func open(t *testing.T, src string) (*yamlfile.File, error) {
 	}
 	return yamlfile.Open(path, scenario.Options{})
 }
+
+// TestConfigFromAfterAProblemOfForm: a field the file could not decode is
+// reported once, as it is written, not again as the zero it decoded to.
+func TestConfigFromAfterAProblemOfForm(t *testing.T) {
+	f, err := open(t, "target: http://127.0.0.1:1\nscenarios:\n  a:\n    load: {rate: 1, duration: 1s}\n    tasks: [{get: /}]\nsearch: {rate: fast}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cerr := f.Compile(scenario.Options{})
+	_, serr := search.ConfigFrom(f.Spec.Search, search.Overrides{})
+	got := f.Locate(cerr, serr)
+	if got == nil || strings.Count(got.Error(), "s.yaml:6:") != 1 || !strings.Contains(got.Error(), `"fast"`) {
+		t.Errorf("got %v; want the one problem of rate: fast", got)
+	}
+}

@@ -3,6 +3,7 @@ package yamlfile
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/scenario"
@@ -80,7 +81,8 @@ func (f *File) Compile(opts scenario.Options) (*surge.Plan, error) {
 }
 
 // Locate places the scenario.Errors among errs in the file
-// (Positions.Locate) and returns them as one list, sorted by position; the
+// (Positions.Locate) and returns them as one list, sorted by position,
+// leaving out those in a field that already has a problem of form; the
 // first error of another kind among errs is returned as it is, and nil if
 // all are nil.
 func (f *File) Locate(errs ...error) error {
@@ -93,7 +95,11 @@ func (f *File) Locate(errs ...error) error {
 		if !errors.As(err, &es) {
 			return err
 		}
-		all = append(all, es...)
+		for _, e := range es {
+			if slices.Contains(f.parseErrs, e) || !related(e.Path, f.parseErrs) {
+				all = append(all, e)
+			}
+		}
 	}
 	if len(all) == 0 {
 		return nil

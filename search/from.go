@@ -163,29 +163,38 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 	l.warmup = duration(fieldWarmup, o.Warmup, func(s *scenario.Search) time.Duration { return s.Warmup }, DefaultWarmup)
 	l.budget = duration(fieldBudget, o.Budget, func(s *scenario.Search) time.Duration { return s.Budget }, DefaultBudget)
 
-	name := func(f field) string {
-		switch src[f] {
-		case fromFlag:
-			if f == fieldStart {
-				return startFlag
+	// name calls a field by its flag, its key in the file (in a flag's
+	// message, the file's key with its section) or its default.
+	name := func(inFlagMsg bool) func(field) string {
+		return func(f field) string {
+			switch src[f] {
+			case fromFlag:
+				if f == fieldStart {
+					return startFlag
+				}
+				return flagNames[f]
+			case fromFile:
+				key := string(f)
+				if f == fieldStart {
+					key = file.Model
+				}
+				if inFlagMsg {
+					return "search." + key
+				}
+				return key
 			}
-			return flagNames[f]
-		case fromFile:
-			if f == fieldStart {
-				return file.Model
-			}
-			return string(f)
+			return "the default " + flagNames[f]
 		}
-		return "the default " + flagNames[f]
 	}
 	var fileErrs scenario.Errors
-	for _, p := range l.check(name) {
+	flagMsgs := l.check(name(true))
+	for i, p := range l.check(name(false)) {
 		f := p.field
 		if src[f] == fromDefault && p.other != "" {
 			f = p.other // a default is not wrong alone
 		}
 		if src[f] != fromFile {
-			return Config{}, errors.New(p.msg)
+			return Config{}, errors.New(flagMsgs[i].msg)
 		}
 		path := "search." + string(f)
 		switch f {

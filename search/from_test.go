@@ -70,8 +70,9 @@ func TestConfigFromFlagErrors(t *testing.T) {
 		{nil, search.Overrides{Rate: ptr("10"), Budget: ptr(time.Second)}, "--budget 1s is shorter than one step (the default --step-duration 10s)"},
 		{nil, search.Overrides{Rate: ptr("10"), Step: ptr(time.Duration(0))}, "--step-duration 0s must be positive"},
 		// The file's step, the flag's warm-up: the flag is wrong.
-		{file, search.Overrides{Warmup: ptr(5 * time.Second)}, "--warmup 5s must be shorter than step 4s"},
+		{file, search.Overrides{Warmup: ptr(5 * time.Second)}, "--warmup 5s must be shorter than search.step 4s"},
 		{file, search.Overrides{Max: ptr("5")}, "--max 5 is below the first level 10"},
+		{file, search.Overrides{Budget: ptr(time.Second)}, "--budget 1s is shorter than one step (search.step 4s)"},
 		// A default is not blamed: the flag it is compared with is.
 		{nil, search.Overrides{Rate: ptr("10"), Step: ptr(time.Second)}, "the default --warmup 2s must be shorter than --step-duration 1s"},
 	} {

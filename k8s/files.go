@@ -23,16 +23,10 @@ type File struct {
 	Data []byte
 }
 
-// planFiles reads the scenario file at name and every data file it names.
-func planFiles(name string) ([]File, error) {
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("read scenario file: %w", err)
-	}
-	spec, _, err := yamlfile.Parse(name, src)
-	if err != nil {
-		return nil, err
-	}
+// planFiles returns the scenario file f, as read, and every data file it
+// names, read now.
+func planFiles(f *yamlfile.File) ([]File, error) {
+	name, src, spec := f.Name, f.Source, f.Spec
 	files := []File{{Path: filepath.Base(name), Data: src}}
 	dir := filepath.Dir(name)
 	var names []string

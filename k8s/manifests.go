@@ -110,11 +110,15 @@ func Build(file string, o Options) (*Manifests, error) {
 	if o.Port < 1 || o.Port > 65535 || o.UIPort < 1 || o.UIPort > 65535 || o.Port == o.UIPort {
 		return nil, fmt.Errorf("ports %d and %d: want two different TCP ports", o.Port, o.UIPort)
 	}
-	plan, err := yamlfile.Load(file, scenario.Options{})
+	f, err := yamlfile.Open(file, scenario.Options{})
 	if err != nil {
 		return nil, err
 	}
-	files, err := planFiles(file)
+	plan, err := f.Compile(scenario.Options{})
+	if err != nil {
+		return nil, err
+	}
+	files, err := planFiles(f)
 	if err != nil {
 		return nil, err
 	}

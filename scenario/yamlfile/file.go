@@ -21,6 +21,8 @@ type File struct {
 	Spec *scenario.Spec
 	// Positions places the Spec's fields in the file.
 	Positions Positions
+	// Source is the file as it was read.
+	Source []byte
 	dir       string          // the directory of the file's data files
 	parseErrs scenario.Errors // the problems found while decoding
 }
@@ -48,7 +50,7 @@ func open(name string, src []byte) (*File, error) {
 	if spec == nil {
 		return nil, err
 	}
-	f := &File{Name: name, Spec: spec, Positions: pos}
+	f := &File{Name: name, Spec: spec, Positions: pos, Source: src}
 	errors.As(err, &f.parseErrs)
 	return f, nil
 }

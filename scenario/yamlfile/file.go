@@ -22,7 +22,7 @@ type File struct {
 	// Positions places the Spec's fields in the file.
 	Positions Positions
 	// Source is the file as it was read.
-	Source []byte
+	Source    []byte
 	dir       string          // the directory of the file's data files
 	parseErrs scenario.Errors // the problems found while decoding
 }

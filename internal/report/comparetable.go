@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/surge-load/surge/result"
 )
 
 // CompareTable writes c as terminal tables: the runs, then for the whole
@@ -135,12 +137,21 @@ func markdownVerdict(ch *Change) string {
 }
 
 // notes are what the reader of a comparison must know beyond the table:
-// runs whose noise is unknown.
+// runs whose noise is unknown, and runs in which the generator or its
+// machine delayed sends.
 func (c *Comparison) notes() []string {
 	var out []string
 	for i := range c.Runs {
 		side := &c.Runs[i]
 		for _, r := range side.members() {
+			if sat := r.Result.Generator.Saturation; sat != nil && sat.SaturatedS > 0 {
+				whose := "the generator was saturated"
+				if sat.Cause == result.CauseMachineBusy {
+					whose = "its machine was busy"
+				}
+				out = append(out, fmt.Sprintf("Note: in %s %s for %.0f s of %.0f s (%s): the latency of those seconds describes the generator's machine as much as the server (run again on a quieter machine to tell).",
+					r.Label, whose, sat.SaturatedS, r.Result.Run.DurationS, strings.Join(sat.Causes, ", ")))
+			}
 			switch {
 			case r.Noise.Known():
 			case len(side.Repeats) > 0:

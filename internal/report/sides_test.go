@@ -2,7 +2,10 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/surge-load/surge/result"
 )
 
 // A side of several runs weighs each by its own noise plus the spread
@@ -112,5 +115,20 @@ func TestBootstrapSeesAStallSecond(t *testing.T) {
 	}
 	if n := bootstrapNoise(steady[:4], tops); n != nil {
 		t.Errorf("four seconds: %v; want no estimate", n)
+	}
+}
+
+// A run in which the generator's machine delayed sends is named in the
+// notes, with how long: its latency describes the machine too.
+func TestCompareNotesABusyMachine(t *testing.T) {
+	a, b := steady(1, 200, 20).result(), steady(2, 200, 20).result()
+	b.Generator.Saturation = &result.Saturation{SaturatedS: 3, Causes: []string{"lag"}, Cause: result.CauseMachineBusy}
+	c, err := Compare([]Labeled{{Label: "a", Result: a}, {Label: "b", Result: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(c.notes(), "\n")
+	if !strings.Contains(notes, "in b its machine was busy for 3 s") || strings.Contains(notes, "in a ") {
+		t.Errorf("notes %q; want b's busy machine named, not a", notes)
 	}
 }

@@ -63,6 +63,10 @@ func (h *h3State) RoundTrip(req *http.Request) (*http.Response, error) {
 	if trace := httptrace.ContextClientTrace(req.Context()); trace != nil && trace.GotConn != nil {
 		trace.GotConn(httptrace.GotConnInfo{Conn: hc.marker, Reused: hc.marker.dial.owner != requestOf(req.Context())})
 	}
+	// The request's write starts now: when quic-go reports it written
+	// only after the response's first byte, the send ends here (see
+	// exchange.timing), not at the first byte, which left no wait.
+	hc.marker.lastWrite.Store(stamp(hc.marker.epoch))
 	resp, err := hc.cc.RoundTrip(req)
 	if err != nil && hc.q.Context().Err() != nil {
 		hc.close()

@@ -14,6 +14,12 @@ import (
 // as if it had none, and compare says so.
 const MinNoiseIntervals = 5
 
+// MinRowRequests is the fewest requests a row (the run, or an endpoint)
+// needs for its noise to be estimated: a row with fewer, such as a setup
+// request, says too little to tell a change from chance, so its changes are
+// never better or worse.
+const MinRowRequests = 20
+
 // Significance is how many standard errors of the difference a change must
 // exceed to count as an improvement or a regression: 3, so that noise alone
 // marks one of the seven metrics of a comparison in about 2% of
@@ -350,8 +356,9 @@ func percentileNoise(r *result.Result, pts []*result.Point) (all, ok map[string]
 // or one of its endpoints, whose totals are total.
 func (n *Noise) StdErr(m Metric, s, total *result.Stats) float64 {
 	r, ok := n.Rel[m.Key]
-	if !ok || s.Requests == 0 {
-		// No estimate (too few steady seconds, or a row with no requests):
+	if !ok || s.Requests < MinRowRequests {
+		// No estimate (too few steady seconds, or a row with too few
+		// requests, such as a setup request):
 		// the noise is unknown, so no change can be told from it. Taking
 		// it as zero would mark every change of a short run.
 		return math.Inf(1)

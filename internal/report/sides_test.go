@@ -132,3 +132,27 @@ func TestCompareNotesABusyMachine(t *testing.T) {
 		t.Errorf("notes %q; want b's busy machine named, not a", notes)
 	}
 }
+
+// A row with too few requests (setup requests) is never worse or better,
+// however much it changed.
+func TestFewSamplesAreNeverWorse(t *testing.T) {
+	a, b := steady(1, 200, 20).result(), steady(2, 200, 20).result()
+	setup := func(ms float64) result.EndpointStats {
+		e := result.EndpointStats{Name: "POST /login"}
+		e.Requests, e.RPS, e.OKRPS = 10, 10.0/45, 10.0/45
+		e.Latency = result.Percentiles{Min: ms, Mean: ms, P50: ms, P90: ms, P95: ms, P99: ms, P999: ms, Max: ms}
+		e.OKLatency = e.Latency
+		return e
+	}
+	a.Endpoints = append(a.Endpoints, setup(50))
+	b.Endpoints = append(b.Endpoints, setup(400))
+	c, err := Compare([]Labeled{{Label: "a", Result: a}, {Label: "b", Result: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m, v := range verdicts(c, "POST /login") {
+		if v == Worse || v == Better {
+			t.Errorf("the setup request's %s (10 requests each, 50 → 400 ms) marked %s; want ~", m, v)
+		}
+	}
+}

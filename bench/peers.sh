@@ -129,6 +129,7 @@ print(f"{run}|vegeta|{r['requests']}|{r['throughput']:.0f}|{r['latencies']['99th
 PY
 }
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg) # the machine must be quiet for the figures to mean anything
 echo "closed loop, 64 connections, $CLOSED" >&2
 command -v wrk >/dev/null && wrk_row closed wrk wrk -t1 -c64 -d"$CLOSED" --latency "$url"
 surge_row closed --url "$url" --users 64 --duration "$CLOSED"
@@ -144,11 +145,11 @@ for rate in $RATES; do
 done
 
 loadavg=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$rows" "$loadavg" "$(nproc)" "$firsts" <<'PY'
+python3 - "$rows" "$loadavg" "$(nproc)" "$firsts" "$load0" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1]) if l.strip()]
 firsts = {l.split("|")[0]: [float(x) for x in l.split("|")[1:]] for l in open(sys.argv[4]) if l.strip()}
-print(f"load average at the end {sys.argv[2]} on {sys.argv[3]} cores\n")
+print(f"load average at the start {sys.argv[5]}, at the end {sys.argv[2]}, on {sys.argv[3]} cores\n")
 print("| run | tool | requests | req/s | p99 ms | dropped/missed | CPU µs/req |")
 print("|---|---|---:|---:|---:|---:|---:|")
 by = {}

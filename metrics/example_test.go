@@ -26,7 +26,8 @@ func startDemo() *demo.Server {
 
 // A plan split in two segments, run side by side as two machines would,
 // with a common start; Merge adds their results up into the result of the
-// whole plan, and the thresholds are judged once on it.
+// whole plan (analysis.Merge also judges it once, by the parts'
+// thresholds).
 func ExampleMerge() {
 	srv := startDemo()
 	defer srv.Close()

@@ -171,13 +171,16 @@ func TestChaos(t *testing.T) {
 	}
 	// ...and the target received nothing else but what was in flight when
 	// it died, which failed mid-request. A user's connection fails mid-request
-	// at most once per kill (in flight, or at its next use), so no more than
-	// users × kills did.
+	// at most twice per kill: once in flight (or at its next use), and once
+	// more if the user reconnected while the dying process was still closing
+	// its files: the kernel completes a handshake into a listener that is
+	// about to close, and then resets it. So no more than 2 × users × kills
+	// did; more would be failures counted twice.
 	midRequest := tot.Errors["reset"] + tot.Errors["closed"]
 	lost := int64(recv) - ok
-	if lost > midRequest || midRequest > users*kills {
-		t.Errorf("the target received %d requests that surge did not count as successes; %d failed mid-request, at most %d (users × kills) may",
-			lost, midRequest, users*kills)
+	if lost > midRequest || midRequest > 2*users*kills {
+		t.Errorf("the target received %d requests that surge did not count as successes; %d failed mid-request, at most %d (twice users × kills) may",
+			lost, midRequest, 2*users*kills)
 	}
 	// The generator kept going: successes after each restart.
 	var okAfter int64

@@ -9,10 +9,11 @@ import (
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/analysis"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/scenario"
 )
 
 // A Model says what a load level counts.
-type Model string
+type Model = scenario.SearchModel
 
 // The load models a search steps through.
 const (
@@ -49,24 +50,13 @@ func DefaultObjectives() []analysis.Threshold {
 
 // Config describes a search.
 type Config struct {
-	Model Model
+	// Search holds the levels and durations: the Model, Users or Rate; the
+	// first level Start, for Users rounded up to a whole number of users;
+	// Factor or Add, a Factor of DefaultFactor if both are zero; Max; Step,
+	// DefaultStep if zero; Warmup, none if zero; Budget, DefaultBudget if
+	// zero.
+	scenario.Search
 	Build Build
-	// Start is the first level; for Users it is rounded up to a whole
-	// number of users.
-	Start float64
-	// Each step multiplies the level by Factor (more than 1) or, if Add is
-	// not zero, adds Add. Zero for both means a Factor of DefaultFactor.
-	Factor float64
-	Add    float64
-	// Max is the highest level to try; zero means no limit but the budget.
-	Max float64
-	// Step is how long each level is held, DefaultStep if zero; Warmup is
-	// the part at its start that is not judged, none if zero.
-	Step   time.Duration
-	Warmup time.Duration
-	// Budget bounds the whole search, DefaultBudget if zero: a step is
-	// started only if it fits in what is left.
-	Budget time.Duration
 	// Resolution ends the narrowing once the bad level is within this
 	// fraction of the good one (one user apart, at least, for Users);
 	// DefaultResolution if zero.
@@ -128,7 +118,7 @@ func (c Config) withDefaults() (Config, error) {
 	if len(c.Objectives) == 0 {
 		c.Objectives = DefaultObjectives()
 	}
-	l := levels{model: c.Model, start: c.Start, factor: c.Factor, add: c.Add, max: c.Max, resoln: c.Resolution, step: c.Step, warmup: c.Warmup, budget: c.Budget}
+	l := levels{Search: c.Search, resoln: c.Resolution}
 	if ps := l.check(func(f field) string { return goNames[f] }); len(ps) > 0 {
 		return c, errors.New("search: " + ps[0].msg)
 	}

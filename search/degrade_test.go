@@ -14,6 +14,7 @@ import (
 	"github.com/surge-load/surge/executor"
 	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/scenario"
 )
 
 // A server that degrades with the work it has done: it answers in 5 ms
@@ -46,8 +47,13 @@ func TestSearchOnADegradingServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Model: Users, Build: build, Start: 1, Factor: 2, Max: 2, Step: time.Second, Budget: time.Minute,
-		Objectives: []analysis.Threshold{p95}, Cooldown: 10 * time.Millisecond, HealthCheck: HealthGET(srv.URL+"/health", time.Second)}
+	cfg := Config{
+		Search:      scenario.Search{Model: Users, Start: 1, Factor: 2, Max: 2, Step: time.Second, Budget: time.Minute},
+		Build:       build,
+		Objectives:  []analysis.Threshold{p95},
+		Cooldown:    10 * time.Millisecond,
+		HealthCheck: HealthGET(srv.URL+"/health", time.Second),
+	}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +83,7 @@ func TestOutOfOrder(t *testing.T) {
 	step := func(level float64, ok bool, reason string, okRPS float64) *trial {
 		return &trial{step: result.CapacityStep{Level: level, OK: ok, Reason: reason, OKRPS: okRPS}}
 	}
-	s := &searcher{cfg: Config{Model: Users}}
+	s := &searcher{cfg: Config{Search: scenario.Search{Model: Users}}}
 	s.trials = []*trial{step(10, true, "", 100), step(20, false, result.ReasonPlateau, 110), step(15, false, result.ReasonPlateau, 108), step(12, false, result.ReasonStopped, 0)}
 	if got := s.outOfOrder(); !strings.Contains(got, "12 users stopped answering after 20 users still answered") {
 		t.Errorf("out of order %q", got)

@@ -18,16 +18,12 @@ import (
 func ExampleRun() {
 	url := "http://127.0.0.1:8080/"
 	cfg := search.Config{
-		Model: search.Rate,
-		Start: 50,
-		Max:   2000,
+		Search: scenario.Search{Model: search.Rate, Start: 50, Max: 2000, Step: 30 * time.Second, Warmup: 5 * time.Second},
 		Build: func(level float64, d time.Duration) (*surge.Plan, error) {
 			load := executor.Open{StartRate: level, Stages: []executor.Stage{{Duration: d, Target: level}},
 				MaxUsers: executor.DefaultPool(2 * level)}
 			return surge.SingleURL(surge.Request{URL: url}, load, nil)
 		},
-		Step:   30 * time.Second,
-		Warmup: 5 * time.Second,
 	}
 	res, err := search.Run(context.Background(), cfg)
 	if err != nil {

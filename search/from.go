@@ -74,12 +74,12 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 		if o.Model != nil && *o.Model != string(Users) {
 			return Config{}, fmt.Errorf("--users is the closed model, not --model %s", *o.Model)
 		}
-		l.model, startFlag, startText = Users, "--users", *o.Users
+		l.Model, startFlag, startText = Users, "--users", *o.Users
 	case o.Rate != nil:
 		if o.Model != nil && *o.Model != string(Rate) {
 			return Config{}, fmt.Errorf("--rate is the open model, not --model %s", *o.Model)
 		}
-		l.model, startFlag, startText = Rate, "--rate", *o.Rate
+		l.Model, startFlag, startText = Rate, "--rate", *o.Rate
 	case o.Model != nil:
 		if o.Start == nil {
 			return Config{}, errors.New("--model needs --start, the first level")
@@ -87,20 +87,20 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 		if m := Model(*o.Model); m != Users && m != Rate {
 			return Config{}, fmt.Errorf("--model %q: want users or rate", *o.Model)
 		}
-		l.model, startFlag, startText = Model(*o.Model), "--start", *o.Start
+		l.Model, startFlag, startText = Model(*o.Model), "--start", *o.Start
 	case o.Start != nil:
 		return Config{}, errors.New("--start needs --model users or --model rate")
 	case file != nil:
-		l.model, l.start = Model(file.Model), file.Start
+		l.Model, l.Start = file.Model, file.Start
 		src[fieldModel], src[fieldStart] = fromFile, fromFile
 	default:
 		return Config{}, errors.New("choose a load: --users N (closed model) or --rate R (open model), the first level")
 	}
-	if file != nil && l.model == "" {
+	if file != nil && l.Model == "" {
 		return Config{}, scenario.Errors{{Path: "search", Msg: "the search has no model", Fix: "give the first level as users: N (closed model) or rate: R (open model)"}}
 	}
 	level := func(flag, s string) (float64, error) {
-		if l.model == Rate {
+		if l.Model == Rate {
 			r, err := executor.ParseRate(s)
 			if err != nil {
 				return 0, fmt.Errorf("%s: %s", flag, executor.Message(err))
@@ -116,7 +116,7 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 	var err error
 	if startFlag != "" {
 		src[fieldModel], src[fieldStart] = fromFlag, fromFlag
-		if l.start, err = level(startFlag, startText); err != nil {
+		if l.Start, err = level(startFlag, startText); err != nil {
 			return Config{}, err
 		}
 	}
@@ -124,29 +124,29 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 	switch {
 	case o.Factor != nil || o.Add != nil:
 		if o.Factor != nil {
-			l.factor, l.factorGiven, src[fieldFactor] = *o.Factor, true, fromFlag
+			l.Factor, l.factorGiven, src[fieldFactor] = *o.Factor, true, fromFlag
 		}
 		if o.Add != nil {
-			if l.add, err = level("--step-add", *o.Add); err != nil {
+			if l.Add, err = level("--step-add", *o.Add); err != nil {
 				return Config{}, err
 			}
 			l.addGiven, src[fieldAdd] = true, fromFlag
 		}
 	case file != nil && (file.Factor != 0 || file.Add != 0):
-		l.factor, l.add = file.Factor, file.Add
+		l.Factor, l.Add = file.Factor, file.Add
 		src[fieldFactor], src[fieldAdd] = fromFile, fromFile
 	}
-	if l.factor == 0 && l.add == 0 && !l.factorGiven && !l.addGiven {
-		l.factor = DefaultFactor
+	if l.Factor == 0 && l.Add == 0 && !l.factorGiven && !l.addGiven {
+		l.Factor = DefaultFactor
 	}
 	switch {
 	case o.Max != nil:
-		if l.max, err = level("--max", *o.Max); err != nil {
+		if l.Max, err = level("--max", *o.Max); err != nil {
 			return Config{}, err
 		}
 		src[fieldMax] = fromFlag
 	case file != nil && file.Max != 0:
-		l.max, src[fieldMax] = file.Max, fromFile
+		l.Max, src[fieldMax] = file.Max, fromFile
 	}
 	duration := func(f field, flag *time.Duration, inFile func(*scenario.Search) time.Duration, def time.Duration) time.Duration {
 		switch {
@@ -159,9 +159,9 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 		}
 		return def
 	}
-	l.step = duration(fieldStep, o.Step, func(s *scenario.Search) time.Duration { return s.Step }, DefaultStep)
-	l.warmup = duration(fieldWarmup, o.Warmup, func(s *scenario.Search) time.Duration { return s.Warmup }, DefaultWarmup)
-	l.budget = duration(fieldBudget, o.Budget, func(s *scenario.Search) time.Duration { return s.Budget }, DefaultBudget)
+	l.Step = duration(fieldStep, o.Step, func(s *scenario.Search) time.Duration { return s.Step }, DefaultStep)
+	l.Warmup = duration(fieldWarmup, o.Warmup, func(s *scenario.Search) time.Duration { return s.Warmup }, DefaultWarmup)
+	l.Budget = duration(fieldBudget, o.Budget, func(s *scenario.Search) time.Duration { return s.Budget }, DefaultBudget)
 
 	// name calls a field by its flag, its key in the file (in a flag's
 	// message, the file's key with its section) or its default.
@@ -176,7 +176,7 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 			case fromFile:
 				key := string(f)
 				if f == fieldStart {
-					key = file.Model
+					key = string(file.Model)
 				}
 				if inFlagMsg {
 					return "search." + key
@@ -201,12 +201,12 @@ func ConfigFrom(file *scenario.Search, o Overrides) (Config, error) {
 		case fieldModel:
 			path = "search"
 		case fieldStart:
-			path = "search." + file.Model
+			path = "search." + string(file.Model)
 		}
 		fileErrs = append(fileErrs, &scenario.Error{Path: path, Msg: p.msg, Fix: p.fix})
 	}
 	if len(fileErrs) > 0 {
 		return Config{}, fileErrs
 	}
-	return Config{Model: l.model, Start: l.start, Factor: l.factor, Add: l.add, Max: l.max, Step: l.step, Warmup: l.warmup, Budget: l.budget}, nil
+	return Config{Search: l.Search}, nil
 }

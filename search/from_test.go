@@ -19,19 +19,19 @@ func TestConfigFromPrecedence(t *testing.T) {
 	file := &scenario.Search{Model: "rate", Start: 50, Factor: 1.5, Max: 400, Step: 30 * time.Second, Budget: 10 * time.Minute}
 
 	c, err := search.ConfigFrom(nil, search.Overrides{Users: ptr("10")})
-	want := search.Config{Model: search.Users, Start: 10, Factor: search.DefaultFactor, Step: search.DefaultStep, Warmup: search.DefaultWarmup, Budget: search.DefaultBudget}
+	want := search.Config{Search: scenario.Search{Model: search.Users, Start: 10, Factor: search.DefaultFactor, Step: search.DefaultStep, Warmup: search.DefaultWarmup, Budget: search.DefaultBudget}}
 	if err != nil || !sameLevels(c, want) {
 		t.Errorf("defaults: %+v, %v; want %+v", c, err, want)
 	}
 
 	c, err = search.ConfigFrom(file, search.Overrides{})
-	want = search.Config{Model: search.Rate, Start: 50, Factor: 1.5, Max: 400, Step: 30 * time.Second, Warmup: search.DefaultWarmup, Budget: 10 * time.Minute}
+	want = search.Config{Search: scenario.Search{Model: search.Rate, Start: 50, Factor: 1.5, Max: 400, Step: 30 * time.Second, Warmup: search.DefaultWarmup, Budget: 10 * time.Minute}}
 	if err != nil || !sameLevels(c, want) {
 		t.Errorf("file: %+v, %v; want %+v", c, err, want)
 	}
 
 	c, err = search.ConfigFrom(file, search.Overrides{Rate: ptr("80/s"), Add: ptr("20"), Warmup: ptr(time.Duration(0)), Step: ptr(5 * time.Second)})
-	want = search.Config{Model: search.Rate, Start: 80, Add: 20, Max: 400, Step: 5 * time.Second, Budget: 10 * time.Minute}
+	want = search.Config{Search: scenario.Search{Model: search.Rate, Start: 80, Add: 20, Max: 400, Step: 5 * time.Second, Budget: 10 * time.Minute}}
 	if err != nil || !sameLevels(c, want) {
 		t.Errorf("flags over file: %+v, %v; want %+v", c, err, want)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/surge-load/surge"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/scenario"
 )
 
 func TestLevels(t *testing.T) {
@@ -23,12 +24,12 @@ func TestLevels(t *testing.T) {
 		from float64
 		want []float64
 	}{
-		{"users double", Config{Model: Users, Factor: 2}, 1, []float64{1, 2, 4, 8, 16}},
-		{"users by 1.2 still grow", Config{Model: Users, Factor: 1.2}, 1, []float64{1, 2, 3, 4, 5}},
-		{"users add", Config{Model: Users, Add: 10}, 10, []float64{10, 20, 30}},
-		{"users capped", Config{Model: Users, Factor: 2, Max: 6}, 2, []float64{2, 4, 6, 6}},
-		{"rate factor", Config{Model: Rate, Factor: 1.5}, 10, []float64{10, 15, 22.5, 33.8, 50.7, 76.1, 114}},
-		{"rate add", Config{Model: Rate, Add: 0.25}, 1, []float64{1, 1.3, 1.6}},
+		{"users double", Config{Search: scenario.Search{Model: Users, Factor: 2}}, 1, []float64{1, 2, 4, 8, 16}},
+		{"users by 1.2 still grow", Config{Search: scenario.Search{Model: Users, Factor: 1.2}}, 1, []float64{1, 2, 3, 4, 5}},
+		{"users add", Config{Search: scenario.Search{Model: Users, Add: 10}}, 10, []float64{10, 20, 30}},
+		{"users capped", Config{Search: scenario.Search{Model: Users, Factor: 2, Max: 6}}, 2, []float64{2, 4, 6, 6}},
+		{"rate factor", Config{Search: scenario.Search{Model: Rate, Factor: 1.5}}, 10, []float64{10, 15, 22.5, 33.8, 50.7, 76.1, 114}},
+		{"rate add", Config{Search: scenario.Search{Model: Rate, Add: 0.25}}, 1, []float64{1, 1.3, 1.6}},
 	}
 	for _, tc := range cases {
 		got := seq(tc.c, tc.from, len(tc.want))
@@ -45,13 +46,13 @@ func TestLevels(t *testing.T) {
 		want      float64
 		ok        bool
 	}{
-		{Config{Model: Users, Resolution: 0.05}, 4, 8, 6, true},
-		{Config{Model: Users, Resolution: 0.05}, 4, 5, 0, false},
-		{Config{Model: Users, Resolution: 0.05}, 4, 6, 5, true},
-		{Config{Model: Rate, Resolution: 0.05}, 200, 400, 300, true},
-		{Config{Model: Rate, Resolution: 0.05}, 380, 395, 0, false},
-		{Config{Model: Rate, Resolution: 0.1}, 150, 160, 0, false},
-		{Config{Model: Rate, Resolution: 0.05}, 3, 4, 3.5, true},
+		{Config{Search: scenario.Search{Model: Users}, Resolution: 0.05}, 4, 8, 6, true},
+		{Config{Search: scenario.Search{Model: Users}, Resolution: 0.05}, 4, 5, 0, false},
+		{Config{Search: scenario.Search{Model: Users}, Resolution: 0.05}, 4, 6, 5, true},
+		{Config{Search: scenario.Search{Model: Rate}, Resolution: 0.05}, 200, 400, 300, true},
+		{Config{Search: scenario.Search{Model: Rate}, Resolution: 0.05}, 380, 395, 0, false},
+		{Config{Search: scenario.Search{Model: Rate}, Resolution: 0.1}, 150, 160, 0, false},
+		{Config{Search: scenario.Search{Model: Rate}, Resolution: 0.05}, 3, 4, 3.5, true},
 	}
 	for _, m := range mids {
 		got, ok := m.c.mid(m.good, m.bad)
@@ -100,7 +101,7 @@ var (
 )
 
 func TestJudge(t *testing.T) {
-	s := &searcher{cfg: Config{Model: Rate}}
+	s := &searcher{cfg: Config{Search: scenario.Search{Model: Rate}}}
 	good := newTrial(100, 100)
 	cases := []struct {
 		name     string
@@ -172,7 +173,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestVerdict(t *testing.T) {
-	s := &searcher{cfg: Config{Model: Users, Resolution: 0.05}}
+	s := &searcher{cfg: Config{Search: scenario.Search{Model: Users}, Resolution: 0.05}}
 	good := newTrial(4, 155)
 	good.step.Latency.P95 = 26
 	bad := newTrial(8, 156)
@@ -198,7 +199,7 @@ func TestVerdict(t *testing.T) {
 		t.Errorf("starved from the start: %+v", v)
 	}
 
-	rate := &searcher{cfg: Config{Model: Rate, Resolution: 0.05}}
+	rate := &searcher{cfg: Config{Search: scenario.Search{Model: Rate}, Resolution: 0.05}}
 	short := newTrial(240, 153)
 	rate.judge(short, nil)
 	v = rate.verdict(nil, short, "")
@@ -215,7 +216,7 @@ func TestVerdict(t *testing.T) {
 func nopBuild(float64, time.Duration) (*surge.Plan, error) { return nil, nil }
 
 func TestConfigChecks(t *testing.T) {
-	ok := Config{Model: Rate, Build: nopBuild, Start: 10}
+	ok := Config{Search: scenario.Search{Model: Rate, Start: 10}, Build: nopBuild}
 	if c, err := ok.withDefaults(); err != nil || c.Factor != DefaultFactor || c.Step != DefaultStep || len(c.Objectives) != 2 {
 		t.Errorf("defaults: %+v, %v", c, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/surge-load/surge/metrics"
 	"github.com/surge-load/surge/protocol/httpc"
 	"github.com/surge-load/surge/result"
+	"github.com/surge-load/surge/scenario"
 	"github.com/surge-load/surge/search"
 )
 
@@ -64,13 +65,8 @@ func singleURL(url string, model search.Model) search.Build {
 // shortSearch is a search with steps short enough for a test.
 func shortSearch(model search.Model, build search.Build, start float64) search.Config {
 	return search.Config{
-		Model:      model,
+		Search:     scenario.Search{Model: model, Start: start, Factor: 2, Step: 2 * time.Second, Warmup: 500 * time.Millisecond, Budget: 40 * time.Second},
 		Build:      build,
-		Start:      start,
-		Factor:     2,
-		Step:       2 * time.Second,
-		Warmup:     500 * time.Millisecond,
-		Budget:     40 * time.Second,
 		Resolution: 0.1,
 	}
 }

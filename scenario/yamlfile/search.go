@@ -44,7 +44,7 @@ func (d *decoder) search(n ast.Node) *scenario.Search {
 
 // searchModel sets the search's model to model, the key of f, unless the
 // other one is already set; it reports whether it did.
-func (d *decoder) searchModel(f field, p string, s *scenario.Search, model, other string) bool {
+func (d *decoder) searchModel(f field, p string, s *scenario.Search, model, other scenario.SearchModel) bool {
 	if s.Model == other {
 		d.fail(f.node, p, "keep one: users searches the closed model, rate the open one", "%s contradicts %s", model, other)
 		return false

@@ -138,7 +138,7 @@ func compareSides(args []string, dash int) ([][]string, error) {
 		}
 		return sides, nil
 	}
-	sides := [][]string{args[:dash:dash]}
+	sides := [][]string{args[:dash:dash], nil}
 	for _, a := range args[dash:] {
 		if strings.HasPrefix(a, "-") && a != "--" {
 			if _, err := os.Stat(a); err != nil {
@@ -149,13 +149,7 @@ func compareSides(args []string, dash int) ([][]string, error) {
 			sides = append(sides, nil)
 			continue
 		}
-		if len(sides) == 1 {
-			sides = append(sides, nil)
-		}
 		sides[len(sides)-1] = append(sides[len(sides)-1], a)
-	}
-	if len(sides) < 2 {
-		sides = append(sides, nil)
 	}
 	for i, s := range sides {
 		if len(s) == 0 {

@@ -23,8 +23,9 @@ printed at the end of the run, on any machine, at any later time.
 -o writes a self-contained HTML report (the verdict, charts over time, the
 endpoint, stream, timing and error tables, and a find-max result's capacity
 curve) that opens offline; -o - writes it to standard output. --csv writes
-endpoints.csv, series.csv and errors.csv into a directory, and capacity.csv
-for the result of surge find-max. --md prints a Markdown summary for a pull
+endpoints.csv, series.csv and errors.csv into a directory, endpoint-series.csv
+for a result with per-endpoint points, and capacity.csv for the result of
+surge find-max. --md prints a Markdown summary for a pull
 request or a blog post. All of them show the same numbers as the summary.`,
 		Example: `  surge report result.json
   surge report result.json -o report.html
@@ -70,7 +71,7 @@ request or a blog post. All of them show the same numbers as the summary.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&htmlPath, "output", "o", "", "write the HTML report to this file (- for standard output)")
-	fs.StringVar(&csvDir, "csv", "", "write endpoints.csv, series.csv, errors.csv (and capacity.csv for find-max) into this directory")
+	fs.StringVar(&csvDir, "csv", "", "write endpoints.csv, series.csv, errors.csv (endpoint-series.csv for per-endpoint points, capacity.csv for find-max) into this directory")
 	fs.BoolVar(&md, "md", false, "print a Markdown summary instead of the terminal summary")
 	return cmd
 }

@@ -85,9 +85,32 @@ type Timing struct {
 }
 
 // Counter counts the bytes that crossed the connections it was given to.
+// Its methods are the counting rule of every counting connection (this
+// package's, httpc's TCP and UDP ones, grpcc's): Received after a read;
+// Sending before a write and Sent after it.
 type Counter struct {
 	In, Out atomic.Int64
 }
+
+// Received counts n bytes read.
+func (c *Counter) Received(n int) { c.In.Add(int64(n)) }
+
+// Sending counts size bytes about to be written. Counting after the write
+// would be too late: the peer can receive the bytes and answer, and the
+// answer be read and the exchange be over, before the writing goroutine
+// returns from Write.
+func (c *Counter) Sending(size int) { c.Out.Add(int64(size)) }
+
+// Sent takes back what was not written of the size bytes counted by
+// Sending, of which n were written.
+func (c *Counter) Sent(size, n int) {
+	if n < size {
+		c.Out.Add(int64(n - size))
+	}
+}
+
+// Counting returns conn counting what is read and written on it in n.
+func Counting(conn net.Conn, n *Counter) net.Conn { return &countingConn{Conn: conn, n: n} }
 
 // countingConn counts what is read and written on a TCP connection. It
 // embeds the net.Conn interface, not *net.TCPConn, so that io.Copy cannot
@@ -99,18 +122,14 @@ type countingConn struct {
 
 func (c *countingConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	c.n.In.Add(int64(n))
+	c.n.Received(n)
 	return n, err
 }
 
-// Write counts p before writing it and takes back what was not written:
-// the answer to the bytes can be read before the write returns.
 func (c *countingConn) Write(p []byte) (int, error) {
-	c.n.Out.Add(int64(len(p)))
+	c.n.Sending(len(p))
 	n, err := c.Conn.Write(p)
-	if n < len(p) {
-		c.n.Out.Add(int64(n - len(p)))
-	}
+	c.n.Sent(len(p), n)
 	return n, err
 }
 

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/surge-load/surge/errclass"
+	"github.com/surge-load/surge/internal/netdial"
 	"github.com/surge-load/surge/metrics"
 )
 
@@ -87,7 +88,7 @@ func (c *Client) Close() {
 // conn is a connection to one target and what its dials recorded.
 type conn struct {
 	cc              *grpc.ClientConn
-	in, out         atomic.Int64 // wire bytes, below TLS
+	bytes           netdial.Counter // wire bytes, below TLS
 	seenIn, seenOut int64
 	// The last dial's steps, in nanoseconds since the Unix epoch; taken
 	// by the call during which they happened.
@@ -114,7 +115,10 @@ func (c *Client) conn(call *Call) (*conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &countingConn{Conn: nc, cn: cn}, nil
+		// gRPC writes on a goroutine of its own: the answer may arrive,
+		// and the call end, before a Write returns; the Counter counts
+		// before writing.
+		return netdial.Counting(nc, &cn.bytes), nil
 	}
 	cc, err := grpc.NewClient("passthrough:///"+call.Target, grpc.WithTransportCredentials(creds), grpc.WithContextDialer(dial))
 	if err != nil {
@@ -134,7 +138,7 @@ func (c *Client) Do(ctx context.Context, call *Call, s *metrics.Sample) Response
 	resp, err := c.do(ctx, call, s)
 	s.End = time.Now()
 	if cn := c.conns[connKey(call)]; cn != nil {
-		s.BytesIn, s.BytesOut = charge(&cn.seenIn, cn.in.Load()), charge(&cn.seenOut, cn.out.Load())
+		s.BytesIn, s.BytesOut = charge(&cn.seenIn, cn.bytes.In.Load()), charge(&cn.seenOut, cn.bytes.Out.Load())
 		connect, tlsDur := cn.dialSteps(s.Start)
 		s.Timing.Connect, s.Timing.TLS = connect, tlsDur
 	}
@@ -265,30 +269,6 @@ func charge(seen *int64, count int64) int64 {
 	d := count - *seen
 	*seen = count
 	return d
-}
-
-// countingConn counts the bytes of a connection.
-type countingConn struct {
-	net.Conn
-	cn *conn
-}
-
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.cn.in.Add(int64(n))
-	return n, err
-}
-
-// Write counts p before writing it: gRPC writes on a goroutine of its
-// own, and the answer may arrive, and the call end, before Write returns.
-// A short write takes back what was not written.
-func (c *countingConn) Write(p []byte) (int, error) {
-	c.cn.out.Add(int64(len(p)))
-	n, err := c.Conn.Write(p)
-	if n < len(p) {
-		c.cn.out.Add(int64(n - len(p)))
-	}
-	return n, err
 }
 
 // timedTLS times the TLS handshakes of a connection.

@@ -5,14 +5,14 @@ import (
 	"net"
 	"sync/atomic"
 	"time"
+
+	"github.com/surge-load/surge/internal/netdial"
 )
 
 // wireBytes counts the bytes read from and written to all connections of a
 // client. The HTTP/1 transport reads and writes on goroutines of its own,
 // so the counts are atomic.
-type wireBytes struct {
-	in, out atomic.Int64
-}
+type wireBytes = netdial.Counter
 
 // countingConn is a dialed TCP connection that counts the bytes crossing
 // it. It sits below TLS, so the counts are what was on the wire.
@@ -45,7 +45,7 @@ func (c *countingConn) Read(p []byte) (int, error) {
 	} else {
 		n, err = c.Conn.Read(p)
 	}
-	c.bytes.in.Add(int64(n))
+	c.bytes.Received(n)
 	if err != nil {
 		c.readFailed(err)
 	}
@@ -68,19 +68,17 @@ func (c *countingConn) readFailure() error {
 // connection can no longer carry a request.
 func (c *countingConn) refuse(err error) { c.refused.CompareAndSwap(nil, &err) }
 
-// Write counts p before writing it, and takes back what was not written.
-// Counting afterwards would be too late: the peer can receive the bytes,
-// answer, and the answer be read and the exchange be over before the
-// writing goroutine returns from Write, and the request would be missing
-// from the exchange's count. Only a failed write takes bytes back, which
-// can land in a later exchange's count (see client.Do).
+// Write counts p before writing it, and takes back what was not written
+// (netdial.Counter's rule: counted afterwards, the request could be
+// missing from the exchange's count). Only a failed write takes bytes
+// back, which can land in a later exchange's count (see client.Do).
 func (c *countingConn) Write(p []byte) (int, error) {
 	if e := c.refused.Load(); e != nil {
 		return 0, *e
 	}
 	now := stamp(c.epoch)
 	c.lastWrite.Store(now)
-	c.bytes.out.Add(int64(len(p)))
+	c.bytes.Sending(len(p))
 	var n int
 	var err error
 	if c.sock != nil {
@@ -88,9 +86,7 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	} else {
 		n, err = c.Conn.Write(p)
 	}
-	if n < len(p) {
-		c.bytes.out.Add(int64(n - len(p)))
-	}
+	c.bytes.Sent(len(p), n)
 	if n > 0 {
 		c.lastSent.Store(now)
 	}

@@ -173,15 +173,13 @@ func (c *countingPacketConn) SetWriteBuffer(n int) error         { return c.udp.
 
 func (c *countingPacketConn) ReadFrom(p []byte) (int, net.Addr, error) {
 	n, a, err := c.udp.ReadFrom(p)
-	c.bytes.in.Add(int64(n))
+	c.bytes.Received(n)
 	return n, a, err
 }
 
 func (c *countingPacketConn) WriteTo(p []byte, addr net.Addr) (int, error) {
-	c.bytes.out.Add(int64(len(p)))
+	c.bytes.Sending(len(p))
 	n, err := c.udp.WriteTo(p, addr)
-	if n < len(p) {
-		c.bytes.out.Add(int64(n - len(p)))
-	}
+	c.bytes.Sent(len(p), n)
 	return n, err
 }

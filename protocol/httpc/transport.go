@@ -198,7 +198,7 @@ func (c *client) finish(s *metrics.Sample, resp Response, ex *exchange, phase er
 
 // charge returns the wire bytes in and out since the last call.
 func (c *client) charge() (in, out int64) {
-	return charge(&c.seenIn, c.bytes.in.Load()), charge(&c.seenOut, c.bytes.out.Load())
+	return charge(&c.seenIn, c.bytes.In.Load()), charge(&c.seenOut, c.bytes.Out.Load())
 }
 
 // roundTrip performs the exchange and sets s.End when it is over. On

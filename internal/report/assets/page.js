@@ -675,9 +675,11 @@
   }
 
   // ENDPOINTS_PICKED is how many endpoints the charts by endpoint draw at
-  // first: those with dips or spikes of their own, then the busiest.
+  // first: those with dips or spikes of their own, then those with
+  // failures, then the busiest.
   var ENDPOINTS_PICKED = 5;
-  // endpointPick is what was picked, kept while the live page redraws.
+  // endpointPick is what was picked, and each endpoint's colour, kept while
+  // the live page redraws.
   var endpointPick = null;
 
   // endpointCharts draws, for the endpoints picked in a list of
@@ -685,14 +687,20 @@
   // latency percentile picked in a select, one line per endpoint.
   function endpointCharts(ch, s) {
     var rows = ch.endpoints;
-    var colour = {};
-    rows.forEach(function (r, i) { colour[r.name] = PALETTE[i % PALETTE.length]; });
+    var failed = function (r) { return (r.failed_s || []).some(function (v) { return v > 0; }); };
+    // Colours go by that order, so that the endpoints drawn at first never
+    // share one.
+    var order = rows.slice().sort(function (a, b) {
+      return (b.events > 0) - (a.events > 0) || failed(b) - failed(a) || b.requests - a.requests;
+    });
     if (!endpointPick) {
-      endpointPick = { picked: {}, pct: "p95" };
-      rows.slice().sort(function (a, b) { return (b.events > 0) - (a.events > 0) || b.requests - a.requests; }).slice(0, ENDPOINTS_PICKED)
-        .forEach(function (r) { endpointPick.picked[r.name] = true; });
+      endpointPick = { picked: {}, pct: "p95", colour: {}, colours: 0 };
+      order.slice(0, ENDPOINTS_PICKED).forEach(function (r) { endpointPick.picked[r.name] = true; });
     }
-    var picked = endpointPick.picked, pct = endpointPick.pct;
+    order.forEach(function (r) {
+      if (!endpointPick.colour[r.name]) endpointPick.colour[r.name] = PALETTE[endpointPick.colours++ % PALETTE.length];
+    });
+    var picked = endpointPick.picked, pct = endpointPick.pct, colour = endpointPick.colour;
     var holder = el("div", { class: "charts" });
     var draw = function () {
       dropCharts(holder);
@@ -733,7 +741,7 @@
     sel.addEventListener("change", function () { pct = endpointPick.pct = sel.value; draw(); });
     pick.appendChild(el("label", { class: "percentile" }, ["latency percentile ", sel]));
     s.appendChild(pick);
-    if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "Of " + rows.length + " endpoints, " + ENDPOINTS_PICKED + " are drawn at first (those that dipped or spiked on their own, then the busiest); tick others to add them."));
+    if (rows.length > ENDPOINTS_PICKED) s.appendChild(el("p", { class: "note" }, "Of " + rows.length + " endpoints, " + ENDPOINTS_PICKED + " are drawn at first (those that dipped or spiked on their own, then those that failed, then the busiest); tick others to add them."));
     if (ch.endpoints_note) s.appendChild(el("p", { class: "note" }, ch.endpoints_note));
     s.appendChild(holder);
     draw();

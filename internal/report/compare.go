@@ -56,6 +56,17 @@ func (r *ComparedRun) members() []*ComparedRun {
 	return out
 }
 
+// filesAndRequests are the files of r's runs, joined by ", ", and the
+// requests of all of them.
+func (r *ComparedRun) filesAndRequests() (files string, requests int64) {
+	names := []string{}
+	for _, m := range r.members() {
+		names = append(names, m.File)
+		requests += m.Result.Totals.Requests
+	}
+	return strings.Join(names, ", "), requests
+}
+
 // A Section is the comparison of the whole run or of one endpoint.
 type Section struct {
 	Name string `json:"name"`

@@ -22,7 +22,9 @@ type CompareData struct {
 	Charts   OverlayTimeline `json:"charts"`
 }
 
-// A CompareRun describes one compared run.
+// A CompareRun describes one compared run, or one side of several runs:
+// File lists a side's files and Requests counts the requests of all its
+// runs; Run describes its first run.
 type CompareRun struct {
 	Label    string  `json:"label"`
 	File     string  `json:"file"`
@@ -84,11 +86,12 @@ func NewCompareData(c *Comparison, checks []FailOnResult) *CompareData {
 			d.Title += " vs "
 		}
 		d.Title += r.Label
+		files, requests := r.filesAndRequests()
 		d.Runs = append(d.Runs, CompareRun{
 			Label:    r.Label,
-			File:     r.File,
+			File:     files,
 			Run:      runInfo(r.Result),
-			Requests: r.Result.Totals.Requests,
+			Requests: requests,
 			Noise:    noiseText(r),
 		})
 	}

@@ -71,18 +71,13 @@ func runCells(r *ComparedRun) []string {
 			noiseText(r),
 		}
 	}
-	files := []string{}
-	var requests int64
-	for _, m := range r.members() {
-		files = append(files, m.File)
-		requests += m.Result.Totals.Requests
-	}
+	files, requests := r.filesAndRequests()
 	return []string{
 		r.Label,
-		strings.Join(files, ", "),
+		files,
 		res.Run.Start.Format(startLayout) + " (first)",
 		fmt.Sprintf("%.1fs (first)", res.Run.DurationS),
-		fmt.Sprintf("%d requests in %d runs", requests, len(files)),
+		fmt.Sprintf("%d requests in %d runs", requests, len(r.Repeats)+1),
 		res.Run.Load,
 		noiseText(r),
 	}

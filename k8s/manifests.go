@@ -98,8 +98,8 @@ func Build(file string, o Options) (*Manifests, error) {
 	if strings.TrimSpace(o.Image) == "" {
 		return nil, fmt.Errorf("an image is required: one holding the surge binary (see the Dockerfile)")
 	}
-	if o.Namespace != "" && !dnsLabel.MatchString(o.Namespace) {
-		return nil, fmt.Errorf("namespace %q: want a DNS label (lower-case letters, digits and '-', starting with a letter, at most 63), as kubectl get namespaces lists them", o.Namespace)
+	if o.Namespace != "" && !namespaceLabel.MatchString(o.Namespace) {
+		return nil, fmt.Errorf("namespace %q: want a DNS label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63), as kubectl get namespaces lists them", o.Namespace)
 	}
 	if o.Port == 0 {
 		o.Port = DefaultPort
@@ -181,8 +181,13 @@ func loopbackWarning(target string) string {
 	return fmt.Sprintf("target %s is on loopback: inside a pod that is the runner pod itself, not your service; name the service as the pods see it, such as http://api.default.svc.cluster.local:8080 in the scenario file's target:", target)
 }
 
-// dnsLabel is what Kubernetes accepts as the name of a Service.
-var dnsLabel = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+// dnsLabel is what Kubernetes accepts as the name of a Service (an RFC 1035
+// label), and namespaceLabel as the name of a namespace (an RFC 1123 label,
+// which may start with a digit).
+var (
+	dnsLabel       = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	namespaceLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+)
 
 // objectName turns a file's name into the start of the objects' names.
 func objectName(stem string) string {

@@ -22,7 +22,13 @@ func planWithTarget(t *testing.T, target string) string {
 
 func TestNamespaceMustBeADNSLabel(t *testing.T) {
 	file := planWithTarget(t, "http://api.example.com")
-	for _, ns := range []string{"Bad_NS", "-x", "has space", strings.Repeat("a", 64)} {
+	// Kubernetes takes an RFC 1123 label, which may start with a digit.
+	for _, ns := range []string{"1team", "0", "load-tests-2", strings.Repeat("a", 63)} {
+		if _, err := k8s.Build(file, k8s.Options{Parallelism: 2, Image: "surge:test", Namespace: ns}); err != nil {
+			t.Errorf("namespace %q: %v, want it accepted", ns, err)
+		}
+	}
+	for _, ns := range []string{"Bad_NS", "-x", "x-", "has space", strings.Repeat("a", 64)} {
 		_, err := k8s.Build(file, k8s.Options{Parallelism: 2, Image: "surge:test", Namespace: ns})
 		if err == nil || !strings.Contains(err.Error(), "namespace") {
 			t.Errorf("namespace %q: error %v, want one naming the namespace", ns, err)

@@ -229,12 +229,7 @@ func mergeSeries(parts []*result.Result) ([]result.Point, error) {
 			s.p.Busy += q.Busy
 			s.p.Failures += q.Failures
 			s.p.Dropped += q.Dropped
-			for class, n := range q.Errors {
-				if s.p.Errors == nil {
-					s.p.Errors = map[string]int64{}
-				}
-				s.p.Errors[class] += n
-			}
+			mergeCounts(&s.p.Errors, q.Errors)
 			g := &s.p.Generator
 			g.CPUPercent = math.Max(g.CPUPercent, q.Generator.CPUPercent)
 			g.Goroutines += q.Generator.Goroutines

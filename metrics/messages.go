@@ -62,12 +62,7 @@ func (t msgTable) top(class errclass.Class) []result.Message {
 	rest := result.Message{Message: otherMessages}
 	for _, m := range out[MaxMessageTemplates:] {
 		rest.Count += m.Count
-		for ep, n := range m.Endpoints {
-			if rest.Endpoints == nil {
-				rest.Endpoints = map[string]int64{}
-			}
-			rest.Endpoints[ep] += n
-		}
+		mergeCounts(&rest.Endpoints, m.Endpoints)
 	}
 	return append(out[:MaxMessageTemplates], rest)
 }

@@ -54,12 +54,7 @@ func (c *streamCounts) merge(o *streamCounts) {
 	for i, n := range o.ends {
 		c.ends[i] += n
 	}
-	for code, n := range o.closeCodes {
-		if c.closeCodes == nil {
-			c.closeCodes = map[int]int64{}
-		}
-		c.closeCodes[code] += n
-	}
+	mergeCounts(&c.closeCodes, o.closeCodes)
 	for i, n := range o.n {
 		if n == 0 {
 			continue

@@ -134,10 +134,5 @@ func addStreamPoint(dst **result.StreamPoint, q *result.StreamPoint) {
 	d.Open += q.Open
 	d.Opened += q.Opened
 	d.Events += q.Events
-	for end, n := range q.Ends {
-		if d.Ends == nil {
-			d.Ends = map[string]int64{}
-		}
-		d.Ends[end] += n
-	}
+	mergeCounts(&d.Ends, q.Ends)
 }

@@ -275,32 +275,17 @@ func (c *tally) merge(o *tally) {
 	c.synRetransmits += o.synRetransmits
 	c.bytesIn += o.bytesIn
 	c.interim += o.interim
-	for p, n := range o.protos {
-		if c.protos == nil {
-			c.protos = map[string]int64{}
-		}
-		c.protos[p] += n
-	}
+	mergeCounts(&c.protos, o.protos)
 	c.bytesOut += o.bytesOut
 	for i := range c.phaseSumUs {
 		c.phaseSumUs[i] += o.phaseSumUs[i]
 		c.phaseMaxUs[i] = max(c.phaseMaxUs[i], o.phaseMaxUs[i])
 	}
-	for st, n := range o.statuses {
-		if c.statuses == nil {
-			c.statuses = map[int]int64{}
-		}
-		c.statuses[st] += n
-	}
+	mergeCounts(&c.statuses, o.statuses)
 	for class, oe := range o.errors {
 		e := c.errClass(class)
 		e.count += oe.count
-		for st, n := range oe.statuses {
-			if e.statuses == nil {
-				e.statuses = map[int]int64{}
-			}
-			e.statuses[st] += n
-		}
+		mergeCounts(&e.statuses, oe.statuses)
 		for tmpl, m := range oe.messages {
 			e.addMessage(tmpl, m.example, m.n)
 		}

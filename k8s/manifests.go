@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
-	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -159,26 +157,8 @@ func Build(file string, o Options) (*Manifests, error) {
 	}
 	m.Collector = b.collector()
 	m.Runners = b.runners(files[0].Path, files, res, sysctls)
-	if w := loopbackWarning(plan.Target); w != "" {
-		m.Warnings = append(m.Warnings, w)
-	}
+	m.Warnings = append(m.Warnings, loopbackWarnings(plan.Target, f.Spec)...)
 	return m, nil
-}
-
-// loopbackWarning says why target, if it names a loopback host, is
-// unlikely to be what the user meant: inside a pod, loopback is the pod
-// itself. It returns "" for any other target.
-func loopbackWarning(target string) string {
-	u, err := url.Parse(target)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	host := u.Hostname()
-	ip := net.ParseIP(host)
-	if !strings.EqualFold(host, "localhost") && !strings.HasSuffix(strings.ToLower(host), ".localhost") && (ip == nil || !ip.IsLoopback()) {
-		return ""
-	}
-	return fmt.Sprintf("target %s is on loopback: inside a pod that is the runner pod itself, not your service; name the service as the pods see it, such as http://api.default.svc.cluster.local:8080 in the scenario file's target:", target)
 }
 
 // dnsLabel is what Kubernetes accepts as the name of a Service (an RFC 1035

@@ -64,3 +64,45 @@ func TestLoopbackTargetIsWarned(t *testing.T) {
 		}
 	}
 }
+
+// A plan without a target whose steps name loopback in absolute URLs is
+// warned about as a loopback target is, once for each host (a template in
+// the path does not hide it); a step URL on another host, or one whose host
+// is a template, is not.
+func TestLoopbackStepURLIsWarned(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "plan.yaml")
+	src := `scenarios:
+  s:
+    load: {users: 2, duration: 10s}
+    flow:
+      - get: http://127.0.0.1:8080/a
+      - get: http://127.0.0.1:8080/b
+      - get: https://api.example.com/c
+      - get: "http://{{ env('HOST', '127.0.0.1') }}/d"
+      - steps:
+          - get: http://localhost:9090/e/{{ user }}
+`
+	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := k8s.Build(name, k8s.Options{Parallelism: 1, Image: "surge:test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, w := range m.Warnings {
+		if strings.Contains(w, "loopback") {
+			switch {
+			case strings.Contains(w, "127.0.0.1:8080"):
+				hosts = append(hosts, "127.0.0.1:8080")
+			case strings.Contains(w, "localhost:9090"):
+				hosts = append(hosts, "localhost:9090")
+			default:
+				t.Errorf("unexpected warning %q", w)
+			}
+		}
+	}
+	if strings.Join(hosts, " ") != "127.0.0.1:8080 localhost:9090" {
+		t.Errorf("loopback warnings for %q, want one for 127.0.0.1:8080 and one for localhost:9090: %q", hosts, m.Warnings)
+	}
+}

@@ -23,12 +23,7 @@ func (u *vuser) grpcCall(ctx context.Context, s *step) bool {
 	u.intended = time.Time{}
 	call, err := u.buildCall(s)
 	if err != nil {
-		now := time.Now()
-		smp.Intended, smp.Start, smp.End = time.Time{}, now, now
-		smp.Class, smp.Err = errclass.NotSent, fmt.Errorf("%s: build the call: %w", s.path, err)
-		u.failure = smp.Err
-		u.shard.Record(&smp)
-		return false
+		return u.notBuilt(s, &smp, "call", err)
 	}
 	if u.grpc == nil {
 		u.grpc = grpcc.New(grpcc.Options{Timeout: u.p.http.Timeout, InsecureTLS: u.p.http.InsecureTLS, Reflection: u.p.grpcReflection()})

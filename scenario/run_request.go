@@ -26,12 +26,7 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 	*smp = metrics.Sample{Endpoint: u.ids[r.ep], Intended: u.intended}
 	u.intended = time.Time{} // later requests count from their own start
 	if err := u.build(s); err != nil {
-		now := time.Now()
-		smp.Intended, smp.Start, smp.End = time.Time{}, now, now
-		smp.Class, smp.Err = errclass.NotSent, fmt.Errorf("%s: build the request: %w", s.path, err)
-		u.failure = smp.Err
-		u.shard.Record(smp)
-		return false
+		return u.notBuilt(s, smp, "request", err)
 	}
 	resp := u.tr.Do(ctx, &u.req, smp)
 	u.jar.store(u.req.URL, resp.Header)
@@ -46,6 +41,17 @@ func (u *vuser) request(ctx context.Context, s *step) bool {
 	}
 	u.shard.Record(smp)
 	return ok
+}
+
+// notBuilt records smp as not sent, because what of s (the request, the
+// call) could not be built, and ends the iteration: it returns false.
+func (u *vuser) notBuilt(s *step, smp *metrics.Sample, what string, err error) bool {
+	now := time.Now()
+	smp.Intended, smp.Start, smp.End = time.Time{}, now, now
+	smp.Class, smp.Err = errclass.NotSent, fmt.Errorf("%s: build the %s: %w", s.path, what, err)
+	u.failure = smp.Err
+	u.shard.Record(smp)
+	return false
 }
 
 // keyedError is a failure named by a field of its response body

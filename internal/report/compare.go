@@ -84,6 +84,17 @@ type Row struct {
 	Changes []Change `json:"changes"`
 }
 
+// add appends a run's value v to the row, and its text: format(v), or
+// "—" if v is NaN (the run lacks it).
+func (r *Row) add(v float64, format func(float64) string) {
+	r.Values = append(r.Values, v)
+	if math.IsNaN(v) {
+		r.Text = append(r.Text, "—")
+	} else {
+		r.Text = append(r.Text, format(v))
+	}
+}
+
 // Verdicts of a change.
 const (
 	Better         = "better"
@@ -277,12 +288,7 @@ func (c *Comparison) section(name string, pick func(*result.Result) *result.Stat
 				}
 			}
 			stderr[i] = se
-			row.Values = append(row.Values, v)
-			if math.IsNaN(v) {
-				row.Text = append(row.Text, "—")
-			} else {
-				row.Text = append(row.Text, m.format(v))
-			}
+			row.add(v, m.format)
 		}
 		for i := 1; i < len(c.Runs); i++ {
 			row.Changes = append(row.Changes, change(m, row.Values[i-1], row.Values[i], stderr[i-1], stderr[i], lags[i]-lags[i-1]))
@@ -311,12 +317,7 @@ func (c *Comparison) runRow(m RunMetric) Row {
 		}
 		v, se, _ := sideValue(vals, ses)
 		stderr[i] = se
-		row.Values = append(row.Values, v)
-		if math.IsNaN(v) {
-			row.Text = append(row.Text, "—")
-		} else {
-			row.Text = append(row.Text, m.format(v))
-		}
+		row.add(v, m.format)
 	}
 	judge := Metric{Key: m.Key, HigherIsBetter: m.HigherIsBetter, format: m.format}
 	for i := 1; i < len(c.Runs); i++ {

@@ -66,12 +66,7 @@ func serverSections(runs []ComparedRun) []Section {
 						}
 					}
 				}
-				r.Values = append(r.Values, v)
-				if math.IsNaN(v) {
-					r.Text = append(r.Text, "—")
-				} else {
-					r.Text = append(r.Text, m.format(v))
-				}
+				r.add(v, m.format)
 				se[i] = e
 			}
 			for i := 1; i < len(runs); i++ {

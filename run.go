@@ -100,6 +100,10 @@ type Coordinator interface {
 // Options.CheckpointEvery is zero.
 const defaultCheckpointEvery = 10 * time.Second
 
+// startMargin is how far ahead of the moment every model is ready a run
+// of its own starts: time for its recorder, outputs and monitors to begin.
+const startMargin = 10 * time.Millisecond
+
 // Run carries out the plan and returns its result, with thresholds judged.
 // A run that a Stop (ctx) or Abort cut short still returns everything it
 // measured, with Run.Interrupted set. The error is non-nil only if the run could not
@@ -119,11 +123,78 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 	for i, s := range p.Scenarios {
 		factories[i] = s.Users(rec)
 	}
+	w := newWatchers(p, &opts)
+
+	outcomes := make([]executor.Outcome, len(p.Scenarios))
+	errs := make([]error, len(p.Scenarios))
+	var wg sync.WaitGroup
+	// launch runs the scenarios; with begins, each model makes its users
+	// first, says so on its ready channel and waits for its start.
+	launch := func(start time.Time, stopCh, abort <-chan struct{}, steer []chan executor.Change, ready []chan struct{}, begins []chan time.Time) {
+		for i, s := range p.Scenarios {
+			env := executor.Env{
+				Start:   start.Add(s.StartAfter),
+				Stop:    stopCh,
+				Abort:   abort,
+				Segment: opts.Segment,
+				NewUser: factories[i],
+				Rec:     rec,
+				Dropped: w.droppedOf(i),
+				Steer:   steerOf(steer, i),
+			}
+			if begins != nil {
+				env.Start, env.Ready, env.Begin = time.Time{}, ready[i], begins[i]
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outcomes[i], errs[i] = s.Load.Run(env)
+				if ready != nil {
+					select { // a model that failed before it was ready
+					case ready[i] <- struct{}{}:
+					default:
+					}
+				}
+			}()
+		}
+	}
+	// A run of its own (no coordinator, no agreed start, no live
+	// control) starts once every model has made its users: a start taken
+	// before the open model's pool was made and warmed found its first
+	// arrivals late by as long as that took, handed out at once to more
+	// users than the pool had (dropped), and the first second's latency
+	// was the making's.
+	var early struct {
+		stopCh  chan struct{}
+		abort   <-chan struct{}
+		begins  []chan time.Time
+		started bool
+	}
+	if opts.Coordinator == nil && opts.StartAt.IsZero() && opts.Control == nil {
+		early.stopCh = make(chan struct{})
+		release := context.AfterFunc(ctx, func() { close(early.stopCh) })
+		defer release()
+		early.abort = opts.Abort
+		if early.abort == nil {
+			early.abort = make(chan struct{})
+		}
+		ready := make([]chan struct{}, len(p.Scenarios))
+		early.begins = make([]chan time.Time, len(p.Scenarios))
+		for i := range ready {
+			ready[i], early.begins[i] = make(chan struct{}, 1), make(chan time.Time, 1)
+		}
+		launch(time.Time{}, early.stopCh, early.abort, nil, ready, early.begins)
+		for _, c := range ready {
+			<-c
+		}
+		// The start leaves the recorder, the outputs and the monitors
+		// the moment they take to begin below.
+		start, early.started = time.Now().Add(startMargin), true
+	}
 	if p.Warmup > 0 {
 		rec.SetWarmup(start.Add(p.Warmup))
 	}
 	probe := health.NewProbe()
-	w := newWatchers(p, &opts)
 	if w != nil {
 		w.begin(rec, start)
 	}
@@ -143,11 +214,17 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 		cabort, steer = opts.Control.attach(p, start, cancel)
 		abort = either(abort, cabort)
 	}
-	stopCh := make(chan struct{})
-	release := context.AfterFunc(ctx, func() { close(stopCh) })
-	defer release()
+	stopCh := early.stopCh
+	if !early.started {
+		stopCh = make(chan struct{})
+		release := context.AfterFunc(ctx, func() { close(stopCh) })
+		defer release()
+	}
 	if abort == nil {
 		abort = make(chan struct{})
+	}
+	if early.started {
+		abort = early.abort
 	}
 
 	var progressDone func()
@@ -172,24 +249,12 @@ func Run(ctx context.Context, p *Plan, opts Options) (*result.Result, error) {
 		})
 	}
 
-	outcomes := make([]executor.Outcome, len(p.Scenarios))
-	errs := make([]error, len(p.Scenarios))
-	var wg sync.WaitGroup
-	for i, s := range p.Scenarios {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outcomes[i], errs[i] = s.Load.Run(executor.Env{
-				Start:   start.Add(s.StartAfter),
-				Stop:    stopCh,
-				Abort:   abort,
-				Segment: opts.Segment,
-				NewUser: factories[i],
-				Rec:     rec,
-				Dropped: w.droppedOf(i),
-				Steer:   steerOf(steer, i),
-			})
-		}()
+	if early.started {
+		for i, s := range p.Scenarios {
+			early.begins[i] <- start.Add(s.StartAfter)
+		}
+	} else {
+		launch(start, stopCh, abort, steer, nil, nil)
 	}
 	wg.Wait()
 	stopCheckpoints()

@@ -68,7 +68,7 @@ func (c Closed) Run(env Env) (Outcome, error) {
 		return Outcome{}, err
 	}
 	cr := &closedRun{run: r, think: c.Think}
-	interrupted := !r.sleepUntil(r.start) || cr.ramp(c)
+	interrupted := !r.await() || !r.sleepUntil(r.start) || cr.ramp(c)
 	if interrupted && r.pending != nil {
 		st := &steering{level: float64(cr.liveLevel()), max: maxClosedUsers, unit: c.LevelUnit()}
 		interrupted = r.steer(st, c.Duration(), func(level float64, end time.Time) bool {

@@ -78,7 +78,7 @@ func (it Iterations) Run(env Env) (Outcome, error) {
 	}
 	ir := &iterRun{run: r, think: it.Think, share: share}
 	var all sync.WaitGroup
-	if !r.sleepUntil(r.start) {
+	if !r.await() || !r.sleepUntil(r.start) {
 		r.stop(true, 0)
 		return r.wait(it.Grace), nil
 	}

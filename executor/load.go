@@ -119,6 +119,16 @@ type Env struct {
 	// Dropped, if not nil, counts this model's dropped arrivals as they
 	// happen, for watchers of a run that has several models.
 	Dropped *atomic.Int64
+	// Ready, if not nil, lets the caller choose the start once the model
+	// is ready for it: the model sends on Ready once what it makes
+	// before the clock is made (the open and burst models' pools, their
+	// warm users' connections), then takes its start from Begin instead
+	// of Start. A start chosen before a pool of a thousand users was
+	// made found the first arrivals already late, handed out at once to
+	// more users than the pool had. Every model of this package honours
+	// it; a Load of another package that does not must be run without.
+	Ready chan<- struct{}
+	Begin <-chan time.Time
 }
 
 // Outcome describes how a run went.
@@ -198,6 +208,24 @@ func newRun(env Env) (*run, error) {
 	}
 	r.out.Started = r.start
 	return r, nil
+}
+
+// await tells Env.Ready that the model is ready and takes the start from
+// Env.Begin; without Ready it returns at once. It returns false if Stop
+// or Abort came first.
+func (r *run) await() bool {
+	if r.env.Ready == nil {
+		return true
+	}
+	r.env.Ready <- struct{}{}
+	select {
+	case t := <-r.env.Begin:
+		r.start, r.out.Started = t, t
+		return true
+	case <-r.env.Stop:
+	case <-r.env.Abort:
+	}
+	return false
 }
 
 // at returns the absolute time of offset d into the plan.

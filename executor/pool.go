@@ -80,17 +80,17 @@ func runPool(env Env, size func(Segment) int, warm int, planned, grace time.Dura
 		return Outcome{}, err
 	}
 	pool := r.startPool(size(r.seg), warm, env.NewUser)
-	if env.Start.IsZero() || time.Now().Before(env.Start) {
+	if env.Start.IsZero() || env.Ready != nil || time.Now().Before(env.Start) {
 		// The garbage of making the pool (users, clients, warm
 		// connections) is collected before the clock, not by collections
 		// during the first second.
 		runtime.GC()
 	}
-	if env.Start.IsZero() { // start now that the pool is ready
+	if env.Start.IsZero() && env.Ready == nil { // start now that the pool is ready
 		r.start = time.Now()
 		r.out.Started = r.start
 	}
-	interrupted := !r.sleepUntil(r.start) || dispatch(r, pool)
+	interrupted := !r.await() || !r.sleepUntil(r.start) || dispatch(r, pool)
 	r.stop(interrupted, planned)
 	pool.close()
 	return r.wait(grace), nil

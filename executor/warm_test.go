@@ -142,3 +142,77 @@ func TestOpenStallNeedsNoNewConnections(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenReadyBeforeBegin: with Env.Ready, the open model makes its
+// whole pool and warms its users before it says it is ready, and counts
+// its schedule from the start it is given afterwards on Env.Begin, so the
+// time the making took is not the first arrivals' lateness.
+func TestOpenReadyBeforeBegin(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			mu      sync.Mutex
+			warmed  = map[int]time.Time{}
+			order   []int
+			made    int
+			journal []time.Time
+		)
+		o := Open{StartRate: 1000, Stages: []Stage{{Duration: 100 * time.Millisecond, Target: 1000}}, MaxUsers: 50}
+		ready, begin := make(chan struct{}, 1), make(chan time.Time, 1)
+		e := Env{Rec: metrics.NewRecorder(0), Ready: ready, Begin: begin, NewUser: func(id int) User {
+			mu.Lock()
+			made++
+			mu.Unlock()
+			return &warmUser{id: id, mu: &mu, warmed: warmed, first: &order}
+		}}
+		e.NewUser = func(newUser NewUser) NewUser {
+			return func(id int) User {
+				u := newUser(id).(*warmUser)
+				return recordingWarmUser{u, &journal}
+			}
+		}(e.NewUser)
+		type result struct {
+			out Outcome
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			out, err := o.Run(e)
+			done <- result{out, err}
+		}()
+		<-ready
+		mu.Lock()
+		if made != o.MaxUsers || len(warmed) != o.warmUsers(Segment{}) || len(order) != 0 {
+			t.Errorf("ready with %d of %d users made, %d warmed (want %d), %d iterations begun", made, o.MaxUsers, len(warmed), o.warmUsers(Segment{}), len(order))
+		}
+		mu.Unlock()
+		time.Sleep(50 * time.Millisecond) // the caller takes its time
+		start := time.Now()
+		begin <- start
+		r := <-done
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if !r.out.Started.Equal(start) || r.out.Iterations != 100 || r.out.Dropped != 0 {
+			t.Errorf("outcome %+v, want started at the start given, 100 iterations, none dropped", r.out)
+		}
+		for i, at := range journal {
+			if at.Before(start) {
+				t.Fatalf("iteration %d intended %v before the start", i, start.Sub(at))
+			}
+		}
+	})
+}
+
+// recordingWarmUser is a warmUser that also notes each iteration's
+// intended time.
+type recordingWarmUser struct {
+	*warmUser
+	intended *[]time.Time
+}
+
+func (u recordingWarmUser) Iterate(ctx context.Context, it Iteration) {
+	u.mu.Lock()
+	*u.intended = append(*u.intended, it.Intended)
+	u.mu.Unlock()
+	u.warmUser.Iterate(ctx, it)
+}

@@ -13,7 +13,7 @@ import (
 // run before, each change marked better, worse, or ~ (within the runs'
 // noise: not significant).
 func CompareTable(w io.Writer, c *Comparison) {
-	fmt.Fprintf(w, "\nsurge compare · %d runs · each change is against the run before it\n\n", len(c.Runs))
+	fmt.Fprintf(w, "\nsurge compare · %s\n\n", c.headline())
 	var runs [][]string
 	for _, r := range c.Runs {
 		runs = append(runs, runCells(&r))
@@ -33,7 +33,7 @@ func CompareTable(w io.Writer, c *Comparison) {
 // CompareMarkdown writes c as Markdown tables that paste into a pull
 // request.
 func CompareMarkdown(w io.Writer, c *Comparison) {
-	fmt.Fprintf(w, "**surge compare** · %d runs · each change is against the run before it\n\n", len(c.Runs))
+	fmt.Fprintf(w, "**surge compare** · %s\n\n", c.headline())
 	rows := [][]string{{"run", "file", "started", "duration", "requests", "load", "noise (1 s.e.)"}}
 	for _, r := range c.Runs {
 		rows = append(rows, runCells(&r))
@@ -50,6 +50,20 @@ func CompareMarkdown(w io.Writer, c *Comparison) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, n)
 	}
+}
+
+// headline counts the runs, or the sides and their runs, and says what
+// each change is against.
+func (c *Comparison) headline() string {
+	runs, sides := 0, false
+	for i := range c.Runs {
+		runs += len(c.Runs[i].Repeats) + 1
+		sides = sides || len(c.Runs[i].Repeats) > 0
+	}
+	if sides {
+		return fmt.Sprintf("%d sides of %d runs · each change is against the side before it", len(c.Runs), runs)
+	}
+	return fmt.Sprintf("%d runs · each change is against the run before it", runs)
 }
 
 // legend explains the marks of changes.

@@ -1,8 +1,11 @@
 package result
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/surge-load/surge/atomicfile"
@@ -359,7 +362,7 @@ func ReadFile(path string) (*Result, error) {
 func Decode(b []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("is not a surge result: %w", err)
+		return nil, fmt.Errorf("is not a surge result (the JSON document surge run --out writes): %s", jsonProblem(b, err))
 	}
 	switch r.SchemaVersion {
 	case SchemaVersion:
@@ -372,6 +375,40 @@ func Decode(b []byte) (*Result, error) {
 	}
 	r.Sanitize()
 	return &r, nil
+}
+
+// jsonProblem says what err, from decoding b, found wrong, where, in the
+// user's terms rather than Go's: the line and column of a syntax error,
+// the field of a value of the wrong kind.
+func jsonProblem(b []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case len(bytes.TrimSpace(b)) == 0:
+		return "the file is empty"
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &syn) && syn.Offset >= int64(len(b)):
+		return "the JSON ends early: the file was cut short"
+	case errors.As(err, &syn):
+		line, col := lineCol(b, syn.Offset)
+		return fmt.Sprintf("not JSON at line %d, column %d: %s", line, col, syn.Error())
+	case errors.As(err, &typ):
+		at := "the document"
+		if typ.Field != "" {
+			at = "field " + typ.Field
+		}
+		return fmt.Sprintf("%s holds a JSON %s, not what a result has there", at, typ.Value)
+	}
+	return err.Error()
+}
+
+// lineCol returns the line and column (from 1) of byte offset off of b,
+// where a JSON decoder stopped (the offset is just past the bad byte).
+func lineCol(b []byte, off int64) (line, col int) {
+	off = min(max(off-1, 0), int64(len(b)))
+	before := b[:off]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }
 
 // OutputStats say what one output (--output KIND=URL) sent while the run

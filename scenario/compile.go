@@ -473,13 +473,13 @@ func (c *compiler) compileLoad(sc Scenario, path string, scale float64) executor
 	}
 	if c.opts.Users > 0 {
 		if load, err = withUsers(load, c.opts.Users); err != nil {
-			c.fail(path+".load", "%v", "choose the scenarios it applies to with --scenario", err)
+			c.fail(path+".load", "%v", "give this scenario's load as users:, search it by rate, or choose the scenarios the level applies to with --scenario", err)
 			return nil
 		}
 	}
 	if c.opts.Rate > 0 {
 		if load, err = withRate(load, c.opts.Rate); err != nil {
-			c.fail(path+".load", "%v", "choose the scenarios it applies to with --scenario", err)
+			c.fail(path+".load", "%v", "give this scenario's load as rate:, search it by users, or choose the scenarios the level applies to with --scenario", err)
 			return nil
 		}
 	}

@@ -33,7 +33,7 @@ func scaleTime(load executor.Load, f float64) (executor.Load, error) {
 func withUsers(load executor.Load, n int) (executor.Load, error) {
 	l, ok := load.(executor.UserScalable)
 	if !ok {
-		return nil, fmt.Errorf("--users applies to the users and iterations models, not to %s", load)
+		return nil, fmt.Errorf("a number of users (--users, or users: in a search) applies to the users and iterations models, not to %s", load)
 	}
 	return l.WithPeakUsers(n)
 }
@@ -43,7 +43,7 @@ func withUsers(load executor.Load, n int) (executor.Load, error) {
 func withRate(load executor.Load, r float64) (executor.Load, error) {
 	l, ok := load.(executor.RateScalable)
 	if !ok {
-		return nil, fmt.Errorf("--rate applies to the open model, not to %s", load)
+		return nil, fmt.Errorf("a rate (--rate, or rate: in a search) applies to the open model, not to %s", load)
 	}
 	return l.WithPeakRate(r)
 }

@@ -65,7 +65,7 @@ func TestRunScenarioFile(t *testing.T) {
 	}{
 		{[]string{"--scenario", "ingst"}, "there is no scenario ingst; did you mean ingest?"},
 		{[]string{"--url", srv.URL}, "--url applies to a single-URL run"},
-		{[]string{"--rate", "10/s"}, "--rate applies to the open model"},
+		{[]string{"--rate", "10/s"}, "a rate (--rate, or rate: in a search) applies to the open model"},
 		{[]string{"--env", "novalue"}, "want NAME=VALUE"},
 	} {
 		args := append([]string{"run", "../../examples/logs-endless.yaml", "--target", srv.URL, "--duration", "1s", "--quiet"}, c.args...)

@@ -431,6 +431,29 @@ func (d *decoder) duration(n ast.Node, path, what string) (time.Duration, bool) 
 	return 0, false
 }
 
+// positiveNumber returns the number n, which must be above zero: a
+// setting whose zero would mean "not given" (and so its default) is never
+// written as 0 by mistake without a word.
+func (d *decoder) positiveNumber(n ast.Node, path, what string) (float64, bool) {
+	v, ok := d.number(n, path, what)
+	if ok && !(v > 0) {
+		d.fail(n, path, "give a number above zero, or leave "+what+" out for its default", "%s %v must be above zero", what, v)
+		return 0, false
+	}
+	return v, ok
+}
+
+// positiveDuration returns the duration n, which must be above zero, as
+// positiveNumber's.
+func (d *decoder) positiveDuration(n ast.Node, path, what string) (time.Duration, bool) {
+	v, ok := d.duration(n, path, what)
+	if ok && v <= 0 {
+		d.fail(n, path, "give a duration such as 30s, or leave "+what+" out for its default", "%s %v must be above zero", what, v)
+		return 0, false
+	}
+	return v, ok
+}
+
 // pause returns a pause written as 1s or 1s..3s.
 func (d *decoder) pause(n ast.Node, path, what string) (scenario.Pause, bool) {
 	s, ok := d.str(n, path, what)

@@ -25,12 +25,12 @@ var searchFields = fieldsOf(
 			}
 		}
 	}),
-	scalar("factor", "factor", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Factor }),
-	scalar("add", "add", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Add }),
-	scalar("max", "max", (*decoder).number, func(s *scenario.Search) *float64 { return &s.Max }),
-	scalar("step", "step", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Step }),
+	scalar("factor", "factor", (*decoder).positiveNumber, func(s *scenario.Search) *float64 { return &s.Factor }),
+	scalar("add", "add", (*decoder).positiveNumber, func(s *scenario.Search) *float64 { return &s.Add }),
+	scalar("max", "max", (*decoder).positiveNumber, func(s *scenario.Search) *float64 { return &s.Max }),
+	scalar("step", "step", (*decoder).positiveDuration, func(s *scenario.Search) *time.Duration { return &s.Step }),
 	scalar("warmup", "warmup", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Warmup }),
-	scalar("budget", "budget", (*decoder).duration, func(s *scenario.Search) *time.Duration { return &s.Budget }),
+	scalar("budget", "budget", (*decoder).positiveDuration, func(s *scenario.Search) *time.Duration { return &s.Budget }),
 )
 
 // search decodes the search section.

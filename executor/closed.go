@@ -209,21 +209,38 @@ func (cr *closedRun) stopUser(v int) {
 }
 
 // proceed reports whether s should start another iteration, and returns the
-// channel that tells it to stop. If not, the goroutine must exit.
+// channel that tells it to stop. If not, the goroutine must close the user
+// and then retire.
 func (cr *closedRun) proceed(s *slot) (quit <-chan struct{}, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
 	case <-cr.stopped:
-		s.running = false
 		return nil, false
 	default:
 	}
 	if !s.live {
-		s.running = false
 		return nil, false
 	}
 	return s.quit, true
+}
+
+// retire ends the goroutine of s, whose user it has closed, unless the
+// plan made s live again meanwhile: then it reports true and the goroutine
+// carries on with the same user. Until retire, s counts as running, so
+// startUser never starts a second goroutine on a user still being closed.
+func (cr *closedRun) retire(s *slot) (again bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-cr.stopped:
+	default:
+		if s.live {
+			return true
+		}
+	}
+	s.running = false
+	return false
 }
 
 // loop runs user s, whose next iteration is due at due, until the plan or
@@ -233,7 +250,6 @@ func (cr *closedRun) loop(s *slot, due time.Time) {
 	if s.user == nil {
 		s.user = cr.env.NewUser(s.id)
 	}
-	defer closeUser(s.user)
 	cr.rec.AddUsers(1)
 	defer cr.rec.AddUsers(-1)
 	sh := cr.rec.Shard(s.id)
@@ -242,6 +258,11 @@ func (cr *closedRun) loop(s *slot, due time.Time) {
 	for {
 		quit, ok := cr.proceed(s)
 		if !ok {
+			closeUser(s.user)
+			if cr.retire(s) {
+				due, scheduled = time.Now(), false
+				continue
+			}
 			return
 		}
 		if scheduled {
@@ -265,27 +286,24 @@ func (cr *closedRun) loop(s *slot, due time.Time) {
 		} else {
 			timer.Reset(d)
 		}
-		if !cr.rest(s, timer, quit) {
-			return
-		}
+		cr.rest(s, timer, quit)
 	}
 }
 
-// rest waits for timer, the end of a think time. It returns false, and the
-// goroutine must exit, if new work stops or the user is stopped meanwhile.
-func (cr *closedRun) rest(s *slot, timer *time.Timer, quit <-chan struct{}) bool {
+// rest waits for timer, the end of a think time, or until new work stops
+// or the user is stopped (and not restarted in the meantime); the loop's
+// next proceed tells which.
+func (cr *closedRun) rest(s *slot, timer *time.Timer, quit <-chan struct{}) {
 	for {
 		select {
 		case <-timer.C:
-			return true
+			return
 		case <-cr.stopped:
 		case <-quit:
 		}
-		// New work stopped, or this user did: exit unless restarted in the
-		// meantime.
 		var ok bool
 		if quit, ok = cr.proceed(s); !ok {
-			return false
+			return
 		}
 	}
 }

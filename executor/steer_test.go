@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -129,6 +130,74 @@ func TestClosedSetLevel(t *testing.T) {
 		}
 		if len(users) != 5 {
 			t.Errorf("%d users ran, want 5", len(users))
+		}
+	})
+}
+
+// closingUser is a user whose Close takes a while, and which notes an
+// iteration that runs while it is being closed: the same user used by two
+// goroutines at once.
+type closingUser struct {
+	id                   int
+	closing              atomic.Bool
+	iterations, overlaps *atomic.Int64
+	closes               *atomic.Int64
+	lastStart            *atomic.Int64 // unix ns of user 1's last iteration
+}
+
+func (u *closingUser) Iterate(ctx context.Context, it Iteration) {
+	if u.closing.Load() {
+		u.overlaps.Add(1)
+	}
+	if u.id == 1 {
+		u.lastStart.Store(time.Now().UnixNano())
+	}
+	u.iterations.Add(1)
+	time.Sleep(5 * time.Millisecond)
+}
+
+func (u *closingUser) Close() {
+	u.closing.Store(true)
+	time.Sleep(50 * time.Millisecond)
+	u.closes.Add(1)
+	u.closing.Store(false)
+}
+
+// TestClosedRestartWaitsForClose lowers the level and raises it again while
+// the stopped user is still being closed: no second goroutine may start on
+// that user; the one closing it carries on once it has closed it.
+func TestClosedRestartWaitsForClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var iterations, overlaps, closes, lastStart atomic.Int64
+		steer := make(chan Change)
+		c := Closed{Start: 2, Stages: []Stage{{Duration: time.Second, Target: 2}}}
+		e := env(func(id int) User {
+			return &closingUser{id: id, iterations: &iterations, overlaps: &overlaps, closes: &closes, lastStart: &lastStart}
+		})
+		e.Steer = steer
+		res := make(chan Outcome, 1)
+		go func() { out, _ := c.Run(e); res <- out }()
+		time.Sleep(100 * time.Millisecond)
+		if err := send(t, steer, Change{Op: SetLevel, Level: 1}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond) // user 1 ends its iteration and is closing
+		if closes.Load() != 0 {
+			t.Fatal("the close ended before the level rose again; the test needs it in progress")
+		}
+		if err := send(t, steer, Change{Op: SetLevel, Level: 2}); err != nil {
+			t.Fatal(err)
+		}
+		raised := time.Now()
+		<-res
+		if n := overlaps.Load(); n != 0 {
+			t.Errorf("%d iterations ran on a user while it was being closed", n)
+		}
+		if !time.Unix(0, lastStart.Load()).After(raised) {
+			t.Error("user 1 did not run again after the level rose back to 2")
+		}
+		if closes.Load() < 2 {
+			t.Errorf("%d closes; want user 1's at the stop and both users' at the end", closes.Load())
 		}
 	})
 }

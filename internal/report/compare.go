@@ -135,8 +135,9 @@ type Change struct {
 // their own noise says (DerSimonian and Laird), and the side's standard
 // error is that of this mean. So drift from run to run, which no single
 // run shows, widens the noise, and a run whose own noise is wide weighs
-// little. With a single run per side, the standard errors are the runs'
-// own.
+// little. The spread between runs is taken to be at least Drift of the
+// value: a single run per side adds it to its own noise, since its seconds
+// cannot show how much a second run would differ.
 func Compare(runs []Labeled) (*Comparison, error) {
 	if len(runs) < 2 {
 		return nil, errors.New("compare needs at least two results")
@@ -190,16 +191,19 @@ func comparedRun(r Labeled) (ComparedRun, error) {
 
 // sideValue combines the values of one metric in the runs of a side, with
 // their standard errors, into the side's value and standard error (see
-// Compare), and returns the weight of each run in it. Runs without the
-// value are left out; with none, the value is NaN.
-func sideValue(vals, ses []float64) (value, se float64, weights []float64) {
+// Compare), and returns the weight of each run in it. drift is the least
+// spread between runs, relative to the value (Drift, or 0 for a metric in
+// percentage points): a single run adds it to its own noise, and a side of
+// several takes it when its runs differ less. Runs without the value are
+// left out; with none, the value is NaN.
+func sideValue(vals, ses []float64, drift float64) (value, se float64, weights []float64) {
 	weights = make([]float64, len(vals))
 	switch len(vals) {
 	case 0:
 		return math.NaN(), math.Inf(1), nil
 	case 1:
 		weights[0] = 1
-		return vals[0], ses[0], weights
+		return vals[0], math.Hypot(ses[0], drift*vals[0]), weights
 	}
 	// A random-effects mean (DerSimonian and Laird): each run weighs by
 	// the inverse of its own variance plus the variance between runs τ²,
@@ -238,7 +242,7 @@ func sideValue(vals, ses []float64) (value, se float64, weights []float64) {
 		for _, v := range vals {
 			between += (v - mean) * (v - mean)
 		}
-		return mean, math.Sqrt(between / (k - 1) / k), weights
+		return mean, math.Sqrt(max(between/(k-1), drift*drift*mean*mean) / k), weights
 	}
 	fixed := wv / w
 	var q float64
@@ -246,7 +250,7 @@ func sideValue(vals, ses []float64) (value, se float64, weights []float64) {
 		d := vals[i] - fixed
 		q += d * d / (ses[i] * ses[i])
 	}
-	tau2 := max(0, (q-float64(len(known)-1))/(w-w2/w))
+	tau2 := max(0, (q-float64(len(known)-1))/(w-w2/w), drift*drift*fixed*fixed)
 	var ws, wsv float64
 	for _, i := range known {
 		weights[i] = 1 / (ses[i]*ses[i] + tau2)
@@ -278,7 +282,7 @@ func (c *Comparison) section(name string, pick func(*result.Result) *result.Stat
 					}
 				}
 			}
-			v, se, weights := sideValue(vals, ses)
+			v, se, weights := sideValue(vals, ses, m.drift())
 			// The side's lag is weighed as its value is.
 			lags[i] = math.NaN()
 			if m.lag != nil && len(vals) > 0 {
@@ -315,7 +319,7 @@ func (c *Comparison) runRow(m RunMetric) Row {
 				ses = append(ses, m.stderr(run.Result, &run.Noise))
 			}
 		}
-		v, se, _ := sideValue(vals, ses)
+		v, se, _ := sideValue(vals, ses, Drift)
 		stderr[i] = se
 		row.add(v, m.format)
 	}

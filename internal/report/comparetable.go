@@ -67,7 +67,7 @@ func (c *Comparison) headline() string {
 }
 
 // legend explains the marks of changes.
-const legend = "better / worse: a change beyond the noise of both runs (3 standard errors, from their seconds, or from the spread between the runs of a side); " +
+const legend = "better / worse: a change beyond the noise of both runs (3 standard errors, from their seconds and a spread between runs of at least 1%, or the measured spread between the runs of a side); " +
 	"~ not significant: a change within it, or one the generator's own scheduling lag explains. Error rates change in percentage points (pp)."
 
 // runCells describes one run in a row: label, file, start, duration,

@@ -34,6 +34,16 @@ type Metric struct {
 	hist func(*result.Stats) string
 }
 
+// drift is the least spread between runs compare assumes for m, relative
+// to its value: Drift, or none for a difference in percentage points (the
+// error rate, whose binomial noise already holds the runs' chance).
+func (m Metric) drift() float64 {
+	if m.Points {
+		return 0
+	}
+	return Drift
+}
+
 // Metrics are the metrics compare shows, in order. --fail-on takes their keys.
 // The successes' throughput and latency come first: after a collapse,
 // instant failures inflate rps and pull the latency of all operations

@@ -20,6 +20,18 @@ const MinNoiseIntervals = 5
 // never better or worse.
 const MinRowRequests = 20
 
+// Drift is the least spread between runs of the same system that compare
+// assumes, as a fraction of a metric's value (one standard deviation): 1%.
+// A run's own seconds cannot show how much a second run would differ
+// (where its processes land on the cores, connections made anew, the
+// machine's other work), and on a quiet machine single runs of the demo
+// compared with its own seconds' noise alone were marked worse or better
+// at p90 and p95 in 10-15% of A/A pairs, their values 1-1.5% apart
+// while each run's seconds said ±0.15% (docs/reports.md). A side of
+// several runs measures the spread between them and uses it when it is
+// wider.
+const Drift = 0.01
+
 // Significance is how many standard errors of the difference a change must
 // exceed to count as an improvement or a regression: 3, so that noise alone
 // marks one of the seven metrics of a comparison in about 2% of

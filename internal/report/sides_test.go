@@ -13,7 +13,7 @@ import (
 // and runs that differ beyond their own noise widen the side's.
 func TestSideValue(t *testing.T) {
 	// Three agreeing runs and one stalled run, with wide noise of its own.
-	v, se, w := sideValue([]float64{11.4, 11.5, 11.3, 127}, []float64{0.1, 0.1, 0.1, 80})
+	v, se, w := sideValue([]float64{11.4, 11.5, 11.3, 127}, []float64{0.1, 0.1, 0.1, 80}, 0)
 	if math.Abs(v-11.4) > 0.2 || w[3] > 0.01 {
 		t.Errorf("value %.2f with weights %.3f; want about 11.4, the stalled run weighing little", v, w)
 	}
@@ -22,20 +22,54 @@ func TestSideValue(t *testing.T) {
 	}
 	// Runs that each say ±0.1 but differ by 2: the between-run variance
 	// widens the side's noise far beyond 0.1/√2.
-	_, se, _ = sideValue([]float64{10, 12}, []float64{0.1, 0.1})
+	_, se, _ = sideValue([]float64{10, 12}, []float64{0.1, 0.1}, 0)
 	if se < 0.5 {
 		t.Errorf("two runs 2 apart, each ±0.1: standard error %.3f; want the spread between them to count", se)
 	}
 	// Runs that agree within their noise keep it: the mean of two is
 	// 1/√2 as noisy as one.
-	_, se, _ = sideValue([]float64{10, 10.05}, []float64{0.1, 0.1})
+	_, se, _ = sideValue([]float64{10, 10.05}, []float64{0.1, 0.1}, 0)
 	if math.Abs(se-0.1/math.Sqrt2) > 1e-9 {
 		t.Errorf("two agreeing runs: standard error %.4f; want %.4f", se, 0.1/math.Sqrt2)
 	}
 	// Unknown noise in all but one run: the plain mean; with only two runs
 	// its noise is unknown.
-	if _, se, _ := sideValue([]float64{10, 11}, []float64{math.Inf(1), 0.1}); !math.IsInf(se, 1) {
+	if _, se, _ := sideValue([]float64{10, 11}, []float64{math.Inf(1), 0.1}, Drift); !math.IsInf(se, 1) {
 		t.Errorf("two runs, one of unknown noise: standard error %v; want unknown", se)
+	}
+}
+
+// A run's seconds cannot show how much a second run would differ: a single
+// run's noise is at least Drift of its value, and a side whose runs agree
+// more closely than that still takes it.
+func TestDriftBetweenRuns(t *testing.T) {
+	// One run that says ±0.015 ms at 11.5 ms (its seconds agree closely)
+	// is known to ±1% (0.115 ms), not ±0.13%.
+	if _, se, _ := sideValue([]float64{11.5}, []float64{0.015}, Drift); math.Abs(se-math.Hypot(0.015, 0.115)) > 1e-9 {
+		t.Errorf("one run ±0.015 at 11.5: standard error %.4f; want %.4f", se, math.Hypot(0.015, 0.115))
+	}
+	// Three runs that agree within their noise: the spread between runs
+	// is taken as 1% of the value, so the mean of three is known to about
+	// √(0.01² + 0.115²)/√3, not 0.01/√3.
+	_, se, _ := sideValue([]float64{11.5, 11.5, 11.5}, []float64{0.01, 0.01, 0.01}, Drift)
+	if want := math.Hypot(0.01, 0.115) / math.Sqrt(3); math.Abs(se-want) > 1e-9 {
+		t.Errorf("three agreeing runs ±0.01 at 11.5: standard error %.4f; want %.4f", se, want)
+	}
+	// The error rate, in percentage points, takes none: 0 errors against
+	// 0 errors stays exact.
+	if _, se, _ := sideValue([]float64{0}, []float64{0}, 0); se != 0 {
+		t.Errorf("an error rate of 0: standard error %v; want 0", se)
+	}
+	// A 1.5% difference of p90 between two single runs whose seconds say
+	// ±0.15% is within the noise; 20% is not.
+	m, _ := metricByKey("p90")
+	_, a, _ := sideValue([]float64{11.47}, []float64{0.016}, m.drift())
+	_, b, _ := sideValue([]float64{11.64}, []float64{0.016}, m.drift())
+	if ch := change(m, 11.47, 11.64, a, b, 0); ch.Verdict != NotSignificant {
+		t.Errorf("p90 11.47 → 11.64 ms, each ±0.016: %q; want ~", ch.Verdict)
+	}
+	if ch := change(m, 11.47, 13.76, a, b, 0); ch.Verdict != Worse {
+		t.Errorf("p90 11.47 → 13.76 ms (+20%%), each ±0.016: %q; want worse", ch.Verdict)
 	}
 }
 

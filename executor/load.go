@@ -161,10 +161,15 @@ type run struct {
 	ended         chan struct{}  // closed when the run has ended (Outcome.Ended)
 	timer         *time.Timer    // for the scheduling goroutine only
 
-	pending    *Change // a change sleepUntil received; see Steerable
-	iterations atomic.Int64
-	dropped    *atomic.Int64
-	out        Outcome
+	pending *Change // a change sleepUntil received; see Steerable
+	// catchUp's state: whether the dispatcher is behind, how many users
+	// were busy when it fell behind, and whether it stopped waiting for
+	// them until it has caught up.
+	catchingUp, gaveUp bool
+	busyBehind         int
+	iterations         atomic.Int64
+	dropped            *atomic.Int64
+	out                Outcome
 }
 
 func newRun(env Env) (*run, error) {

@@ -122,6 +122,7 @@ func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
 		if r.stopAsked() {
 			return true
 		}
+		r.catchUp(pool, due)
 		r.handOut(pool, sh, due)
 		k += step
 	}

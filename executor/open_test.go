@@ -123,3 +123,52 @@ func TestOpenStop(t *testing.T) {
 		}
 	})
 }
+
+// A dispatcher that finds itself behind (its process did not run for a
+// while) catches up with about the users the load had, not one user per
+// arrival due: handed out in one go, 1,200 arrivals due at once took every
+// user of a 1,000-user pool before any could come back, and 200 were
+// dropped although each took only 50 µs.
+func TestOpenCatchUpReusesUsers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 40000, Stages: []Stage{{Duration: 100 * time.Millisecond, Target: 40000}}, MaxUsers: 1000}
+		e := env(j.users(sleepWork(50 * time.Microsecond)))
+		e.Start = time.Now().Add(-30 * time.Millisecond) // 1,200 arrivals due at once
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Dropped != 0 || out.Iterations != 4000 {
+			t.Errorf("outcome %+v; want 4,000 iterations, none dropped", out)
+		}
+		// Within catchUpLag of its schedule the dispatcher hands out what
+		// is due at once: at 40,000/s, 80 arrivals.
+		if most := catchUpUsers + 80; j.maxBusy > most {
+			t.Errorf("%d users busy at once in the catch-up; want at most %d", j.maxBusy, most)
+		}
+	})
+}
+
+// A catch-up does not wait for users the server holds: when none comes
+// back within catchUpWait, arrivals that find every user busy are dropped
+// as ever, and the run ends on time.
+func TestOpenCatchUpDoesNotWaitForTheServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var j journal
+		o := Open{StartRate: 1000, Stages: []Stage{{Duration: 200 * time.Millisecond, Target: 1000}}, MaxUsers: 50, Grace: time.Second}
+		e := env(j.users(sleepWork(time.Second)))
+		e.Start = time.Now().Add(-30 * time.Millisecond)
+		t0 := time.Now()
+		out, err := o.Run(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Iterations != 50 || out.Dropped != 150 {
+			t.Errorf("outcome %+v; want 50 iterations (the pool) and 150 dropped", out)
+		}
+		if d := out.Stopped.Sub(t0); d > 200*time.Millisecond {
+			t.Errorf("stopped %v after the call; want by the planned end", d)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package executor
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/surge-load/surge/metrics"
@@ -18,6 +19,10 @@ type idlePool struct {
 	mu    sync.Mutex
 	idle  []*poolUser // a stack: the top is the most recently idle
 	users []*poolUser // every member, for close
+	// freed wakes a dispatcher that waits, in catchUp, for a user to come
+	// back; put sends on it only while waiting is set.
+	freed   chan struct{} // capacity 1
+	waiting atomic.Bool
 }
 
 // A poolUser is one user of the pool with its mailbox for arrivals.
@@ -42,6 +47,13 @@ func (p *idlePool) take() *poolUser {
 	return pu
 }
 
+// busy returns how many users have an arrival.
+func (p *idlePool) busy() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.users) - len(p.idle)
+}
+
 // add makes pu a member of the pool, idle.
 func (p *idlePool) add(pu *poolUser) {
 	p.mu.Lock()
@@ -55,6 +67,12 @@ func (p *idlePool) put(pu *poolUser) {
 	p.mu.Lock()
 	p.idle = append(p.idle, pu)
 	p.mu.Unlock()
+	if p.waiting.Load() {
+		select {
+		case p.freed <- struct{}{}:
+		default: // a wake-up is already waiting
+		}
+	}
 }
 
 // close ends every user's loop. Call it once no more arrivals are handed out.
@@ -99,7 +117,7 @@ func runPool(env Env, size func(Segment) int, warm int, planned, grace time.Dura
 // startPool creates the segment's size users of a pool, each idle in its
 // own goroutine, and returns once all are.
 func (r *run) startPool(size, warm int, newUser NewUser) *idlePool {
-	pool := &idlePool{}
+	pool := &idlePool{freed: make(chan struct{}, 1)}
 	var ready sync.WaitGroup
 	n := r.seg.count()
 	for j := range size {

@@ -162,6 +162,7 @@ func (r *run) arriveAt(pool *idlePool, rate float64, end time.Time) bool {
 		if r.stopAsked() {
 			return false
 		}
+		r.catchUp(pool, due)
 		r.handOut(pool, sh, due)
 	}
 }

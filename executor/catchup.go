@@ -18,10 +18,10 @@ import "time"
 // behind (those hold the server's requests), waiting for one to come back
 // instead: the catch-up goes at the pace the generator sends, with the
 // connections the load already has. Every arrival keeps its intended
-// time, so the wait shows in its latency and in the generator's lag. If no user comes back
-// within catchUpWait (the server, not the generator, holds them), the
-// dispatcher stops waiting until it has caught up, and arrivals that find
-// every user busy are dropped as ever.
+// time, so the wait shows in its latency and in the generator's lag. If
+// no user comes back within catchUpWait (the server, not the generator,
+// holds them), the dispatcher stops waiting until it has caught up, and
+// arrivals that find every user busy are dropped as ever.
 const (
 	catchUpLag   = 2 * time.Millisecond
 	catchUpWait  = 10 * time.Millisecond
@@ -39,11 +39,14 @@ func (r *run) catchUp(pool *idlePool, due time.Time) {
 		r.catchingUp, r.busyBehind = true, pool.busy()
 	}
 	for !r.gaveUp {
+		// Waiting is set before busy is read, so a user back after the
+		// read wakes the dispatcher.
+		pool.waiting.Store(true)
 		busy := pool.busy()
 		if busy < r.busyBehind+catchUpUsers {
+			pool.waiting.Store(false)
 			return
 		}
-		pool.waiting.Store(true)
 		r.timer.Reset(catchUpWait)
 		select {
 		case <-pool.freed:

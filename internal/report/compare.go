@@ -267,35 +267,18 @@ func sideValue(vals, ses []float64, drift float64) (value, se float64, weights [
 // run lacks them).
 func (c *Comparison) section(name string, pick func(*result.Result) *result.Stats) Section {
 	s := Section{Name: name}
-	for _, m := range Metrics {
+	sides := make([]sideMetrics, len(c.Runs))
+	for i := range c.Runs {
+		sides[i] = c.Runs[i].metrics(pick)
+	}
+	for k, m := range Metrics {
 		row := Row{Metric: m.Key}
-		stderr := make([]float64, len(c.Runs))
-		lags := make([]float64, len(c.Runs))
-		for i := range c.Runs {
-			var vals, ses, lag []float64
-			for _, run := range c.Runs[i].members() {
-				if st := pick(run.Result); st != nil {
-					vals = append(vals, m.value(st))
-					ses = append(ses, run.Noise.StdErr(m, st, &run.Result.Totals))
-					if m.lag != nil {
-						lag = append(lag, m.lag(run.Result))
-					}
-				}
-			}
-			v, se, weights := sideValue(vals, ses, m.drift())
-			// The side's lag is weighed as its value is.
-			lags[i] = math.NaN()
-			if m.lag != nil && len(vals) > 0 {
-				lags[i] = 0
-				for j, w := range weights {
-					lags[i] += w * lag[j]
-				}
-			}
-			stderr[i] = se
-			row.add(v, m.format)
+		for i := range sides {
+			row.add(sides[i].values[k], m.format)
 		}
-		for i := 1; i < len(c.Runs); i++ {
-			row.Changes = append(row.Changes, change(m, row.Values[i-1], row.Values[i], stderr[i-1], stderr[i], lags[i]-lags[i-1]))
+		for i := 1; i < len(sides); i++ {
+			a, b := sides[i-1], sides[i]
+			row.Changes = append(row.Changes, change(m, a.values[k], b.values[k], a.stderr[k], b.stderr[k], b.lags[k]-a.lags[k]))
 		}
 		s.Rows = append(s.Rows, row)
 	}
@@ -305,6 +288,102 @@ func (c *Comparison) section(name string, pick func(*result.Result) *result.Stat
 		}
 	}
 	return s
+}
+
+// sideMetrics are a side's value, standard error and generator lag of
+// each of Metrics, in its order.
+type sideMetrics struct {
+	values, stderr, lags []float64
+}
+
+// metrics combines the side's runs (sideValue) into its value of each
+// metric of the stats pick returns. A side of several runs weighs its runs
+// for each metric by that metric's noise, so its percentiles could come
+// out in the wrong order (a p95 below its p90, a max below its p99): they
+// are put in order by a weighted isotonic fit (orderedPercentiles), which
+// a single run's, read from one histogram, already are.
+func (r *ComparedRun) metrics(pick func(*result.Result) *result.Stats) sideMetrics {
+	n := len(Metrics)
+	sm := sideMetrics{values: make([]float64, n), stderr: make([]float64, n), lags: make([]float64, n)}
+	for k, m := range Metrics {
+		var vals, ses, lag []float64
+		for _, run := range r.members() {
+			if st := pick(run.Result); st != nil {
+				vals = append(vals, m.value(st))
+				ses = append(ses, run.Noise.StdErr(m, st, &run.Result.Totals))
+				if m.lag != nil {
+					lag = append(lag, m.lag(run.Result))
+				}
+			}
+		}
+		v, se, weights := sideValue(vals, ses, m.drift())
+		// The side's lag is weighed as its value is.
+		sm.lags[k] = math.NaN()
+		if m.lag != nil && len(vals) > 0 {
+			sm.lags[k] = 0
+			for j, w := range weights {
+				sm.lags[k] += w * lag[j]
+			}
+		}
+		sm.values[k], sm.stderr[k] = v, se
+	}
+	if len(r.Repeats) > 0 {
+		for _, family := range orderedPercentiles {
+			sm.order(family)
+		}
+	}
+	return sm
+}
+
+// orderedPercentiles are the families of metrics whose values must not
+// decrease in the order given.
+var orderedPercentiles = [][]string{
+	{"p50", "p90", "p95", "p99", "max"},
+	{"ok_p50", "ok_p95", "ok_p99"},
+}
+
+// order fits the values of the metrics keys, in order, with the closest
+// non-decreasing values (weighted least squares, each value weighing by
+// the inverse of its variance: pool adjacent violators). Values in order
+// are left as they are; missing ones (NaN) are skipped.
+func (sm *sideMetrics) order(keys []string) {
+	var at []int
+	for _, key := range keys {
+		for k, m := range Metrics {
+			if m.Key == key && !math.IsNaN(sm.values[k]) {
+				at = append(at, k)
+			}
+		}
+	}
+	type block struct {
+		sum, weight float64
+		n           int
+	}
+	var blocks []block
+	for _, k := range at {
+		w := 1e-12
+		if se := sm.stderr[k]; !math.IsInf(se, 0) && !math.IsNaN(se) {
+			w = 1 / (se*se + 1e-12)
+		}
+		blocks = append(blocks, block{sm.values[k] * w, w, 1})
+		for len(blocks) > 1 {
+			a, b := blocks[len(blocks)-2], blocks[len(blocks)-1]
+			if a.sum/a.weight <= b.sum/b.weight {
+				break
+			}
+			blocks = blocks[:len(blocks)-1]
+			blocks[len(blocks)-1] = block{a.sum + b.sum, a.weight + b.weight, a.n + b.n}
+		}
+	}
+	i := 0
+	for _, b := range blocks {
+		for j := range b.n {
+			if b.n > 1 {
+				sm.values[at[i+j]] = b.sum / b.weight
+			}
+		}
+		i += b.n
+	}
 }
 
 // runRow compares a figure of the whole runs.

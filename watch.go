@@ -28,6 +28,7 @@ type watchers struct {
 	kick     chan struct{} // a new second for the watch goroutine
 	watched  chan struct{} // closed when it has returned
 	scenario map[string]string
+	segment  string          // livemetrics.Segment of the plan's segment
 	names    []string        // scenario names, by index
 	dropped  []*atomic.Int64 // by scenario
 }
@@ -43,8 +44,9 @@ func newWatchers(p *Plan, opts *Options) *watchers {
 	if opts.Watch != nil { // see watching
 		w.kick, w.watched = make(chan struct{}, 1), make(chan struct{})
 	}
+	w.segment = livemetrics.Segment(opts.Segment.Index, opts.Segment.Count)
 	if w.set == nil && w.families {
-		w.set = livemetrics.New(w.scenario)
+		w.set = livemetrics.New(w.scenario, w.segment)
 	}
 	for _, s := range p.Scenarios {
 		w.names = append(w.names, s.Name)
@@ -83,6 +85,7 @@ func (w *watchers) tick(t *metrics.Tick) {
 			Time:     w.start.Add(time.Duration((t.Point.T + t.Point.DurationS) * float64(time.Second))),
 			Tick:     t,
 			Scenario: w.scenario,
+			Segment:  w.segment,
 		}
 		if w.families {
 			f.Families, _ = w.set.Gather()

@@ -39,7 +39,7 @@ func running(t *testing.T) (*live.Server, <-chan *result.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := livemetrics.New(plan.EndpointScenarios())
+	set := livemetrics.New(plan.EndpointScenarios(), "")
 	ctl := surge.NewController()
 	srv, err := live.New(live.Config{Addr: "127.0.0.1:0", Control: ctl, Metrics: set, Planned: plan.Duration()})
 	if err != nil {

@@ -28,7 +28,7 @@ func newGeneratorGauges() generatorGauges {
 	}
 }
 
-func (g *generatorGauges) register(reg *prometheus.Registry) {
+func (g *generatorGauges) register(reg prometheus.Registerer) {
 	reg.MustRegister(g.cpu, g.goroutines, g.heap, g.fds, g.lagP99, g.runqP99, g.gcPause)
 }
 

@@ -5,6 +5,7 @@
 package livemetrics
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -50,10 +51,25 @@ type Set struct {
 	droppedSeen map[string]int64
 }
 
+// SegmentLabel is the label, on every series of a segment of a split
+// plan, that tells the segments apart: "I/N" for segment I of N. Without
+// it the segments, streaming to one backend, would write the same series.
+const SegmentLabel = "segment"
+
+// Segment returns the value of SegmentLabel for segment index of count,
+// or "" for a plan that is not split.
+func Segment(index, count int) string {
+	if count <= 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", index, count)
+}
+
 // New returns an empty Set. scenarioOf names the scenario of each
 // endpoint, for the scenario label; an endpoint it does not name has an
-// empty one.
-func New(scenarioOf map[string]string) *Set {
+// empty one. segment (see Segment), if not empty, labels every series
+// with SegmentLabel.
+func New(scenarioOf map[string]string, segment string) *Set {
 	s := &Set{
 		reg:         prometheus.NewRegistry(),
 		scenarioOf:  scenarioOf,
@@ -80,8 +96,12 @@ func New(scenarioOf map[string]string) *Set {
 		streams: prometheus.NewGauge(prometheus.GaugeOpts{Name: StreamsOpen, Help: "Long-lived connections (SSE, WebSocket) open."}),
 		gen:     newGeneratorGauges(),
 	}
-	s.reg.MustRegister(s.requests, s.dropped, s.duration, s.users, s.busy, s.streams)
-	s.gen.register(s.reg)
+	var reg prometheus.Registerer = s.reg
+	if segment != "" {
+		reg = prometheus.WrapRegistererWith(prometheus.Labels{SegmentLabel: segment}, reg)
+	}
+	reg.MustRegister(s.requests, s.dropped, s.duration, s.users, s.busy, s.streams)
+	s.gen.register(reg)
 	return s
 }
 

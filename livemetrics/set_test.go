@@ -13,7 +13,7 @@ import (
 // TestSetCounts adds two ticks and reads the counters, the histogram and
 // the text exposition back.
 func TestSetCounts(t *testing.T) {
-	s := New(map[string]string{"GET /": "browse"})
+	s := New(map[string]string{"GET /": "browse"}, "")
 	tick := &metrics.Tick{
 		Point: result.Point{Users: 7},
 		Endpoints: []metrics.EndpointTick{{
@@ -54,6 +54,31 @@ func TestSetCounts(t *testing.T) {
 			h := f.GetMetric()[0].GetHistogram()
 			if h.Schema == nil || h.GetSampleCount() != 10 {
 				t.Errorf("no native histogram of 10 values: %v", h)
+			}
+		}
+	}
+}
+
+// A segment of a split plan labels every series, so that segments on one
+// backend write series of their own; an unsplit plan has no such label.
+func TestSegmentLabel(t *testing.T) {
+	if Segment(0, 1) != "" || Segment(1, 4) != "1/4" {
+		t.Fatalf("Segment(0, 1) %q, Segment(1, 4) %q; want \"\" and \"1/4\"", Segment(0, 1), Segment(1, 4))
+	}
+	s := New(map[string]string{"GET /": "browse"}, "1/4")
+	s.Add(&metrics.Tick{Endpoints: []metrics.EndpointTick{{Name: "GET /", Requests: 1, Outcomes: []metrics.Outcome{{Status: 200, Count: 1}}}}})
+	fams, err := s.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		for _, m := range f.GetMetric() {
+			found := false
+			for _, l := range m.GetLabel() {
+				found = found || l.GetName() == SegmentLabel && l.GetValue() == "1/4"
+			}
+			if !found {
+				t.Errorf("%s %v: no segment=1/4", f.GetName(), m.GetLabel())
 			}
 		}
 	}

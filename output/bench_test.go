@@ -49,7 +49,7 @@ func BenchmarkOutputsSecond(b *testing.B) {
 		_, _ = io.Copy(io.Discard, r.Body)
 	}))
 	defer sink.Close()
-	set := livemetrics.New(map[string]string{})
+	set := livemetrics.New(map[string]string{}, "")
 	infl, err := newInflux(sink.URL + "/write?db=surge")
 	if err != nil {
 		b.Fatal(err)

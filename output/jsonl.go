@@ -27,6 +27,7 @@ type Line struct {
 	T         float64            `json:"t"`    // seconds since the run's start
 	DurationS float64            `json:"duration_s"`
 	Scenario  string             `json:"scenario,omitempty"`
+	Segment   string             `json:"segment,omitempty"` // "I/N" for a segment of a split plan
 	Endpoint  string             `json:"endpoint"`
 	Requests  int64              `json:"requests"`
 	Failures  int64              `json:"failures"`
@@ -62,7 +63,7 @@ func (j *jsonl) write(_ context.Context, frames []*Frame) error {
 			ep := &f.Tick.Endpoints[i]
 			l := Line{
 				Time: f.Start.Add(time.Duration(p.T * float64(time.Second))).UTC(), T: p.T, DurationS: p.DurationS,
-				Scenario: f.Scenario[ep.Name], Endpoint: ep.Name, Requests: ep.Requests, Failures: ep.Failures,
+				Scenario: f.Scenario[ep.Name], Segment: f.Segment, Endpoint: ep.Name, Requests: ep.Requests, Failures: ep.Failures,
 				Latency: ep.Latency, Users: p.Users, Dropped: p.Dropped, Outcomes: []LineOutcome{},
 			}
 			for _, o := range ep.Outcomes {

@@ -51,6 +51,9 @@ type Frame struct {
 	Families []*dto.MetricFamily
 	// Scenario names the scenario of each endpoint.
 	Scenario map[string]string
+	// Segment, for a segment of a split plan, tells it from the others
+	// on one backend (livemetrics.Segment; the families carry it too).
+	Segment string
 }
 
 // A writer sends frames to one backend.

@@ -46,7 +46,7 @@ func (p *collectPage) check() error {
 func (p *collectPage) start(c *collect.Collector, stderr io.Writer) {
 	go func() {
 		<-c.Joined()
-		set := livemetrics.New(c.EndpointScenarios())
+		set := livemetrics.New(c.EndpointScenarios(), "")
 		srv, err := live.New(live.Config{Addr: p.addr, Token: p.token, Metrics: set, Planned: c.Planned()})
 		if err != nil {
 			fmt.Fprintf(stderr, "surge collect: warning: no live page: %v\n", err)

@@ -57,7 +57,7 @@ func (f *liveFlags) serve(stderr io.Writer, plan *surge.Plan, opts *surge.Option
 	if tok == "" {
 		tok = os.Getenv("SURGE_UI_TOKEN")
 	}
-	set := livemetrics.New(plan.EndpointScenarios())
+	set := livemetrics.New(plan.EndpointScenarios(), livemetrics.Segment(opts.Segment.Index, opts.Segment.Count))
 	ctl := surge.NewController()
 	srv, err := live.New(live.Config{Addr: f.ui, Token: tok, Control: ctl, Metrics: set, Planned: plan.Duration()})
 	if err != nil {

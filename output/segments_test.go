@@ -80,6 +80,26 @@ func TestSegmentsOnOneBackend(t *testing.T) {
 	}
 	equalCounts(t, "influxdb", got, wantCounts)
 
+	// The dashboard's virtual users are the segments' together, not the
+	// largest segment's.
+	var perSegment float64
+	for _, s := range influxQuery(t, influx, "surge", `SELECT max("users") FROM surge_run GROUP BY segment`) {
+		perSegment += s.Values[0][1].(float64)
+	}
+	var dashboard float64
+	for _, q := range dashboardTargets(t, "grafana-influxdb.json", map[string]string{"/^$scenario$/": "/.*/", "/^$endpoint$/": "/.*/", "$timeFilter": "time > now() - 1h", "$__interval": "1s"})["Load: virtual users"] {
+		for _, s := range influxQuery(t, influx, "surge", q) {
+			for _, v := range s.Values {
+				if f, ok := v[1].(float64); ok {
+					dashboard = max(dashboard, f)
+				}
+			}
+		}
+	}
+	if perSegment == 0 || dashboard != perSegment {
+		t.Errorf("the InfluxDB dashboard shows at most %v users; the segments had %v together", dashboard, perSegment)
+	}
+
 	// Each segment's JSON lines say which segment they are.
 	for i := range results {
 		f, err := os.Open(filepath.Join(dir, fmt.Sprintf("%d.jsonl", i)))

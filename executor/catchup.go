@@ -28,10 +28,10 @@ const (
 	catchUpUsers = 32
 )
 
-// catchUp waits, if the arrival due finds the dispatcher behind, until
-// few enough users are busy (see catchUpLag).
-func (r *run) catchUp(pool *idlePool, due time.Time) {
-	if time.Since(due) <= catchUpLag {
+// catchUp waits, if an arrival late by late finds the dispatcher behind,
+// until few enough users are busy (see catchUpLag).
+func (r *run) catchUp(pool *idlePool, late time.Duration) {
+	if late <= catchUpLag {
 		r.catchingUp, r.gaveUp = false, false
 		return
 	}

@@ -122,7 +122,7 @@ func (r *run) dispatch(s *Schedule, pool *idlePool) (interrupted bool) {
 		if r.stopAsked() {
 			return true
 		}
-		r.catchUp(pool, due)
+		r.catchUp(pool, now.Sub(due))
 		r.handOut(pool, sh, due)
 		k += step
 	}

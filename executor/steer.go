@@ -156,13 +156,17 @@ func (r *run) arriveAt(pool *idlePool, rate float64, end time.Time) bool {
 		if !due.Before(end) {
 			return r.sleepUntil(end)
 		}
-		if time.Now().Before(due) && !r.sleepUntil(due) {
-			return false
+		now := time.Now()
+		if now.Before(due) {
+			if !r.sleepUntil(due) {
+				return false
+			}
+			now = time.Now()
 		}
 		if r.stopAsked() {
 			return false
 		}
-		r.catchUp(pool, due)
+		r.catchUp(pool, now.Sub(due))
 		r.handOut(pool, sh, due)
 	}
 }

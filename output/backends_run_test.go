@@ -62,12 +62,19 @@ func want(res *result.Result) map[string]float64 {
 }
 
 // otlpReceiver decodes OTLP/HTTP metric exports and keeps the last value
-// of every surge_requests_total series.
+// of every surge_requests_total series; requests sums them by endpoint
+// and status over the segments that sent them.
 type otlpReceiver struct {
 	mu       sync.Mutex
 	requests map[string]float64
+	last     map[[2]string]float64 // by endpoint and status, and segment
+	segments map[string]bool
 	hist     map[string]uint64 // histogram counts by endpoint
 	exports  int
+}
+
+func newOTLPReceiver() *otlpReceiver {
+	return &otlpReceiver{requests: map[string]float64{}, last: map[[2]string]float64{}, segments: map[string]bool{}, hist: map[string]uint64{}}
 }
 
 func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -86,7 +93,15 @@ func (o *otlpReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				switch m.GetName() {
 				case "surge_requests_total":
 					for _, p := range m.GetSum().GetDataPoints() {
-						o.requests[attr(p.GetAttributes(), "endpoint")+" "+attr(p.GetAttributes(), "status")] = p.GetAsDouble()
+						k, seg := attr(p.GetAttributes(), "endpoint")+" "+attr(p.GetAttributes(), "status"), attr(p.GetAttributes(), "segment")
+						o.last[[2]string{k, seg}] = p.GetAsDouble()
+						o.segments[seg] = true
+						o.requests[k] = 0
+						for key, v := range o.last {
+							if key[0] == k {
+								o.requests[k] += v
+							}
+						}
 					}
 				case "surge_request_duration_seconds":
 					for _, p := range m.GetHistogram().GetDataPoints() {
@@ -119,7 +134,7 @@ type commonKV = mpbKeyValue
 func TestBackends(t *testing.T) {
 	prom := startPrometheus(t)
 	influx := startInflux(t, "surge")
-	recv := &otlpReceiver{requests: map[string]float64{}, hist: map[string]uint64{}}
+	recv := newOTLPReceiver()
 	otlpSrv := httptest.NewServer(recv)
 	defer otlpSrv.Close()
 	tg := startTarget(t, time.Millisecond)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sync"
@@ -25,6 +26,9 @@ func TestSegmentsOnOneBackend(t *testing.T) {
 	prom := startPrometheus(t)
 	influx := startInflux(t, "surge")
 	tg := startTarget(t, time.Millisecond)
+	recv := newOTLPReceiver()
+	otlpSrv := httptest.NewServer(recv)
+	defer otlpSrv.Close()
 	start := time.Now().Add(time.Second)
 	results := make([]*result.Result, 2)
 	dir := t.TempDir()
@@ -35,6 +39,7 @@ func TestSegmentsOnOneBackend(t *testing.T) {
 			mustParse(t, "prometheus-rw="+prom+"/api/v1/write"),
 			mustParse(t, "influxdb="+influx+"/write?db=surge"),
 			mustParse(t, fmt.Sprintf("jsonl=%s/%d.jsonl", dir, i)),
+			mustParse(t, "otlp="+otlpSrv.URL),
 		}
 		wg.Add(1)
 		go func() {
@@ -79,6 +84,13 @@ func TestSegmentsOnOneBackend(t *testing.T) {
 		got[s.Tags["endpoint"]+" "+s.Tags["status"]] += s.Values[0][1].(float64)
 	}
 	equalCounts(t, "influxdb", got, wantCounts)
+
+	recv.mu.Lock()
+	equalCounts(t, "otlp", recv.requests, wantCounts)
+	if !recv.segments["0/2"] || !recv.segments["1/2"] || len(recv.segments) != 2 {
+		t.Errorf("otlp data points of segments %v; want 0/2 and 1/2", recv.segments)
+	}
+	recv.mu.Unlock()
 
 	// The dashboard's virtual users are the segments' together, not the
 	// largest segment's.
